@@ -1,0 +1,88 @@
+"""The physics engine's boundary values: what goes in (a launch, parameters) and what comes
+out (an event log, rest positions, trajectories). Ball identities are plain strings; the
+physics knows nothing of the rules of any game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+Vec2 = tuple[float, float]
+Vec3 = tuple[float, float, float]
+
+
+class EventKind(Enum):
+    """Kinds of events in a shot's log (names as in ``shared/spec/shot-protocol.md``)."""
+
+    BALL_BALL = "ball_ball"
+    CUSHION = "cushion"  # a straight cushion, or a jaw (then ``cushion == "jaw"``)
+    POCKET = "pocket"
+    BAULK_LINE = "baulk_line"
+    SLIDE_ROLL = "slide_roll"
+    ROLL_SPIN = "roll_spin"
+    ROLL_STOP = "roll_stop"
+    SPIN_STOP = "spin_stop"
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One event at time ``t`` (seconds from the strike).
+
+    ``cushion`` names the cushion (``bottom``, ``top``, ``left_lower``, ``left_upper``,
+    ``right_lower``, ``right_upper``, or ``jaw``); ``pocket`` names a pocket (for a pocket
+    event, or the pocket whose jaw was hit); ``direction`` is ``"in"`` or ``"out"`` for a
+    baulk-line crossing (``in`` = towards the bottom cushion).
+    """
+
+    t: float
+    kind: EventKind
+    balls: tuple[str, ...]
+    cushion: str | None = None
+    pocket: str | None = None
+    direction: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Launch:
+    """The cue ball's state just after the strike: velocity (m/s) and angular velocity
+    (rad/s, right-hand rule, z up)."""
+
+    v: Vec2
+    w: Vec3
+
+
+@dataclass(frozen=True, slots=True)
+class Strike:
+    """A cue action (shot protocol): launch ``speed`` of the cue ball (m/s), ``aim`` in
+    degrees counter-clockwise from +x, tip offset ``side``/``height`` as fractions of R
+    (right/up positive), cue ``elevation`` in degrees."""
+
+    speed: float
+    aim: float
+    side: float = 0.0
+    height: float = 0.0
+    elevation: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """One piece of a ball's trajectory: for ``t0 <= t <= t1`` the centre is
+    ``p(t) = p0 + v0*(t - t0) + 0.5*a*(t - t0)**2`` (a quadratic, as every piece is)."""
+
+    t0: float
+    t1: float
+    p0: Vec2
+    v0: Vec2
+    a: Vec2
+
+
+@dataclass(frozen=True, slots=True)
+class ShotResult:
+    """A simulated shot: the time-ordered event log, each ball's rest position (``None``
+    when it fell into a pocket), the time until all balls are at rest, and the paths."""
+
+    events: tuple[Event, ...]
+    rest: dict[str, Vec2 | None]
+    duration: float
+    paths: dict[str, tuple[Segment, ...]]

@@ -1,0 +1,1 @@
+"""The JSON protocols of ``shared/spec``: the referee protocol and the shot protocol."""

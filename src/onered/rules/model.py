@@ -1,0 +1,246 @@
+"""The referee's values: balls, codes, a match, a stroke, a verdict — frozen and typed.
+
+Everything here is data: the rules themselves are in ``onered.rules.referee``. Display text
+is not here either; calls and fouls carry codes, and the interface layer looks up their
+Russian and English texts (``onered.texts``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+
+from onered.table import Point, Spot
+
+
+class Ball(Enum):
+    """The three balls (2.2.1): white and yellow are the players' cue balls."""
+
+    WHITE = "white"
+    YELLOW = "yellow"
+    RED = "red"
+
+
+class Both(Enum):
+    """``first_hit`` when the cue ball touched both object balls at the same instant."""
+
+    BOTH = "both"
+
+
+BOTH = Both.BOTH
+FirstHit = Ball | Both | None
+
+
+class FoulCode(Enum):
+    """The fouls of 2.11 (and 2.13.4), in the order of the protocol's table."""
+
+    WRONG_BALL = "wrong_ball"  # 2.11(1)
+    DOUBLE_HIT = "double_hit"  # 2.11(2)
+    BALLS_MOVING = "balls_moving"  # 2.11(3)
+    FEET_OFF_FLOOR = "feet_off_floor"  # 2.11(4)
+    OUT_OF_TURN = "out_of_turn"  # 2.11(5)
+    BAD_FROM_HAND = "bad_from_hand"  # 2.11(6), 2.6
+    IN_OFF_FROM_HAND = "in_off_from_hand"  # 2.11(7)
+    JUMP = "jump"  # 2.11(8)
+    PUSH = "push"  # 2.11(9)
+    OFF_TABLE = "off_table"  # 2.11(10)
+    HAZARD_LIMIT = "hazard_limit"  # 2.11(11)
+    CANNON_LIMIT = "cannon_limit"  # 2.11(12)
+    TOUCHED_BALL = "touched_ball"  # 2.11(13)
+    BEFORE_SPOTTING = "before_spotting"  # 2.11(14)
+    MISS = "miss"  # 2.11(15)
+    BAULK_LINE = "baulk_line"  # 2.13.4
+
+
+class CallCode(Enum):
+    """The referee's announcements (RULES.md decision 13)."""
+
+    FOUL = "foul"
+    BAULK_LINE_CROSSED = "baulk_line_crossed"
+    TOUCHING_BALL = "touching_ball"
+    SEVENTY_CANNONS = "seventy_cannons"
+    TEN_HAZARDS = "ten_hazards"
+    BAULK_LINE_REQUIRED = "baulk_line_required"
+
+
+class Option(Enum):
+    """The incoming player's choice after a foul (2.12.3)."""
+
+    AS_THEY_LIE = "as_they_lie"
+    FROM_D = "from_d"
+
+
+class ScoreKind(Enum):
+    """The parts a stroke's points are made of (2.5.2–2.5.4), in the protocol's order."""
+
+    CANNON = "cannon"
+    POT_RED = "pot_red"
+    POT_WHITE = "pot_white"
+    POT_YELLOW = "pot_yellow"
+    IN_OFF_RED = "in_off_red"
+    IN_OFF_WHITE = "in_off_white"
+    IN_OFF_YELLOW = "in_off_yellow"
+
+
+#: Points of each part (2.5.2; the in-off's value with a cannon is chosen by its kind, 2.5.4).
+SCORE_VALUES: Mapping[ScoreKind, int] = {
+    ScoreKind.CANNON: 2,
+    ScoreKind.POT_RED: 3,
+    ScoreKind.POT_WHITE: 2,
+    ScoreKind.POT_YELLOW: 2,
+    ScoreKind.IN_OFF_RED: 3,
+    ScoreKind.IN_OFF_WHITE: 2,
+    ScoreKind.IN_OFF_YELLOW: 2,
+}
+POT_OF: Mapping[Ball, ScoreKind] = {
+    Ball.RED: ScoreKind.POT_RED,
+    Ball.WHITE: ScoreKind.POT_WHITE,
+    Ball.YELLOW: ScoreKind.POT_YELLOW,
+}
+IN_OFF_OF: Mapping[Ball, ScoreKind] = {
+    Ball.RED: ScoreKind.IN_OFF_RED,
+    Ball.WHITE: ScoreKind.IN_OFF_WHITE,
+    Ball.YELLOW: ScoreKind.IN_OFF_YELLOW,
+}
+
+#: Penalty of a foul, and the most a single stroke can cost (2.12.3).
+PENALTY = 2
+#: Limits of consecutive cannon and hazard strokes (2.8.1, 2.9.2) and their calls (2.8.2, 2.9.3).
+CANNON_LIMIT = 75
+CANNON_CALL_AT = 70
+HAZARD_LIMIT = 15
+HAZARD_CALL_AT = 10
+
+
+class RulesError(ValueError):
+    """Input the referee cannot judge: malformed or impossible data (never a foul)."""
+
+
+class InvalidMatchError(RulesError):
+    """The match settings are wrong (target, players, balls)."""
+
+
+class InvalidStrokeError(RulesError):
+    """The stroke contradicts the state of the game (e.g. a ball that is not on the table)."""
+
+
+class InvalidChoiceError(RulesError):
+    """A foul option given when none is pending."""
+
+
+class GameOverError(RulesError):
+    """A stroke or choice after the game has ended."""
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """The game's settings: ``players[0]`` won the lag and plays first (2.3.1) with
+    ``balls[0]``; first to ``target`` points wins (2.1)."""
+
+    target: int
+    players: tuple[str, str]
+    balls: tuple[Ball, Ball] = (Ball.WHITE, Ball.YELLOW)
+
+
+@dataclass(frozen=True, slots=True)
+class Stroke:
+    """One stroke of the cue as seen at the table, or a foul without a stroke
+    (``struck=False``). Field meanings follow the referee protocol's ``stroke`` line."""
+
+    striker: str | None = None
+    struck: bool = True
+    placed: Point | None = None
+    first_hit: FirstHit = None
+    cannon: bool = False
+    potted: tuple[Ball, ...] = ()
+    off_table: tuple[Ball, ...] = ()
+    fouls: frozenset[FoulCode] = frozenset()
+    crossed_baulk: bool = False
+    touching: bool = False
+    positions: Mapping[Ball, Point] | None = None
+    occupied: frozenset[Spot] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """A ball the referee put on the table: on a named spot, or at a point (2.9.4 fallback)."""
+
+    ball: Ball
+    at: Spot | Point
+
+
+@dataclass(frozen=True, slots=True)
+class Foul:
+    """The fouls judged in one stroke and the penalty given to the opponent."""
+
+    codes: tuple[FoulCode, ...]
+    penalty: int = PENALTY
+
+
+@dataclass(frozen=True, slots=True)
+class Counters:
+    """Consecutive cannon strokes, consecutive hazard strokes and the red run ``r``."""
+
+    cannons: int = 0
+    hazards: int = 0
+    red_run: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The referee's judgement of one line (match, stroke or choice) — the protocol's
+    verdict as a value. Names are player names; ``score`` follows ``Match.players``."""
+
+    stroke: int
+    striker: str | None
+    ball: Ball | None
+    from_d: bool
+    points: int
+    scored: tuple[tuple[ScoreKind, int], ...]
+    foul: Foul | None
+    score: tuple[int, int]
+    break_: int
+    visit_over: bool
+    next: str | None
+    next_from_d: bool
+    options: tuple[Option, ...]
+    placements: tuple[Placement, ...]
+    in_hand: tuple[Ball, ...]
+    counters: Counters
+    baulk_required: bool
+    baulk_crossed: bool
+    calls: tuple[CallCode, ...]
+    winner: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """Everything the referee remembers between lines.
+
+    ``table`` maps each ball on the table to its known centre, or ``None`` when it is on the
+    table at a place the referee was not told. A ball not in ``table`` is off it: a cue ball in
+    hand, or (briefly) a red about to be spotted. ``red_spot`` is the spot the red stands on,
+    as far as the referee knows (RULES.md decision 5).
+    """
+
+    match: Match
+    table: Mapping[Ball, Point | None]
+    score: tuple[int, int] = (0, 0)
+    stroke_no: int = 0
+    to_play: int = 0
+    break_: int = 0
+    counters: Counters = field(default_factory=Counters)
+    red_spot: Spot | None = Spot.BILLIARDS
+    red_fallback: bool = False
+    baulk_met: int = -1
+    choice_pending: bool = False
+    winner: int | None = None
+
+    def player_ball(self, player: int) -> Ball:
+        """The cue ball of player 0 or 1."""
+        return self.match.balls[player]
+
+    def in_hand(self) -> tuple[Ball, ...]:
+        """Cue balls off the table, waiting for their owner to play from hand."""
+        return tuple(b for b in (Ball.WHITE, Ball.YELLOW) if b not in self.table)

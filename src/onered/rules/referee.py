@@ -1,0 +1,625 @@
+"""The referee: section 2 of the rules of Snooker-1-Red as pure functions.
+
+``start(match)`` gives the opening state; ``judge(state, stroke)`` and ``choose(state,
+option)`` each return the next state and the verdict. Nothing here knows of physics, JSON or
+display text. Clause numbers refer to ``shared/rules/snooker-1-red.rules.ru.txt``; "decision N"
+to the decisions listed in ``shared/rules/RULES.md``; further readings are in ``docs/rules.md``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+
+from onered.rules.model import (
+    BOTH,
+    CANNON_CALL_AT,
+    CANNON_LIMIT,
+    HAZARD_CALL_AT,
+    HAZARD_LIMIT,
+    IN_OFF_OF,
+    PENALTY,
+    POT_OF,
+    SCORE_VALUES,
+    Ball,
+    CallCode,
+    Counters,
+    Foul,
+    FoulCode,
+    GameOverError,
+    GameState,
+    InvalidChoiceError,
+    InvalidMatchError,
+    InvalidStrokeError,
+    Match,
+    Option,
+    Placement,
+    ScoreKind,
+    Stroke,
+    Verdict,
+)
+from onered.table import (
+    BALL_DIAMETER,
+    BALL_RADIUS,
+    BAULK_Y,
+    EPS,
+    WIDTH,
+    Point,
+    Spot,
+    in_baulk,
+    in_d,
+    touching,
+)
+
+#: A red within this distance of a spot still stands on it (decision 5).
+RED_ON_SPOT_TOLERANCE = 1e-3
+#: Where a spotted red goes: normally (2.7.1), and after a run of two pots from a spot (2.7.2).
+RED_SPOTS = (Spot.BILLIARDS, Spot.PYRAMID, Spot.CENTRE)
+RED_RUN_SPOTS = (Spot.CENTRE, Spot.PYRAMID, Spot.BILLIARDS)
+#: Where the opponent's ball goes after the fifteenth hazard (2.9.4, decision 11).
+HAZARD_SPOTS = (Spot.BAULK_MIDDLE, Spot.D_RIGHT, Spot.D_LEFT)
+BOTH_OPTIONS = (Option.AS_THEY_LIE, Option.FROM_D)
+_FOUL_ORDER = {code: i for i, code in enumerate(FoulCode)}
+_SCORE_ORDER = {kind: i for i, kind in enumerate(ScoreKind)}
+_CUE_BALLS = (Ball.WHITE, Ball.YELLOW)
+
+
+def start(match: Match) -> GameState:
+    """The opening state (2.3.2–2.3.3): red on the billiards spot, both cue balls in hand."""
+    target, players, balls = match.target, match.players, match.balls
+    if isinstance(target, bool) or not isinstance(target, int) or target < 1:
+        raise InvalidMatchError(f"target: must be an integer of at least 1, got {target!r}")
+    if len(players) != 2 or not all(isinstance(p, str) and p for p in players):
+        raise InvalidMatchError(f"players: must be two non-empty names, got {list(players)!r}")
+    if players[0] == players[1]:
+        raise InvalidMatchError(f"players: the two names must differ, got {players[0]!r} twice")
+    if len(balls) != 2 or set(balls) != set(_CUE_BALLS):
+        names = [getattr(b, "value", b) for b in balls]
+        raise InvalidMatchError(f"balls: must be 'white' and 'yellow' in some order, got {names!r}")
+    return GameState(match=match, table={Ball.RED: Spot.BILLIARDS.point})
+
+
+def opening_verdict(state: GameState) -> Verdict:
+    """The verdict of the ``match`` line: the opening state, the red placed on its spot."""
+    return Verdict(
+        stroke=0,
+        striker=None,
+        ball=None,
+        from_d=False,
+        points=0,
+        scored=(),
+        foul=None,
+        score=state.score,
+        break_=0,
+        visit_over=False,
+        next=state.match.players[state.to_play],
+        next_from_d=True,
+        options=(),
+        placements=(Placement(Ball.RED, Spot.BILLIARDS),),
+        in_hand=state.in_hand(),
+        counters=Counters(),
+        baulk_required=False,
+        baulk_crossed=False,
+        calls=(),
+        winner=None,
+    )
+
+
+# --- validation ---------------------------------------------------------------------------
+
+
+def _player_index(state: GameState, name: str | None) -> int:
+    if name is None:
+        return state.to_play
+    players = state.match.players
+    if name == players[0]:
+        return 0
+    if name == players[1]:
+        return 1
+    raise InvalidStrokeError(f"striker: {name!r} is not a player of this match {list(players)!r}")
+
+
+def _check_stroke(state: GameState, stroke: Stroke, me: Ball, from_hand: bool) -> None:
+    """Impossible strokes are errors, not fouls (referee protocol, "Invalid strokes")."""
+    if not stroke.struck:
+        if stroke != Stroke(striker=stroke.striker, struck=False, fouls=stroke.fouls):
+            raise InvalidStrokeError(
+                "struck: a foul without a stroke may set only 'striker' and 'fouls'"
+            )
+        if not stroke.fouls:
+            raise InvalidStrokeError(
+                "fouls: a foul without a stroke (struck: false) needs a foul code"
+            )
+        return
+    on_table = set(state.table)
+    if from_hand:
+        on_table.add(me)
+    if stroke.placed is not None and not from_hand:
+        raise InvalidStrokeError(f"placed: {me.value} is not played from hand")
+    hit = stroke.first_hit
+    if hit is me:
+        raise InvalidStrokeError(f"first_hit: {me.value} is the striker's own ball")
+    if isinstance(hit, Ball) and hit not in on_table:
+        raise InvalidStrokeError(f"first_hit: {hit.value} is not on the table")
+    if hit is BOTH and not stroke.cannon:
+        raise InvalidStrokeError("first_hit: 'both' needs cannon: true")
+    if stroke.cannon:
+        if hit is None:
+            raise InvalidStrokeError("cannon: true needs a first_hit")
+        missing = [b.value for b in Ball if b is not me and b not in on_table]
+        if missing:
+            raise InvalidStrokeError(f"cannon: impossible, {missing[0]} is not on the table")
+    for name, balls in (("potted", stroke.potted), ("off_table", stroke.off_table)):
+        seen: set[Ball] = set()
+        for b in balls:
+            if b in seen:
+                raise InvalidStrokeError(f"{name}: {b.value} is listed twice")
+            seen.add(b)
+            if b not in on_table:
+                raise InvalidStrokeError(f"{name}: {b.value} is not on the table")
+    both = set(stroke.potted) & set(stroke.off_table)
+    if both:
+        raise InvalidStrokeError(f"potted and off_table: {min(b.value for b in both)} is in both")
+    if stroke.positions is not None:
+        gone = set(stroke.potted) | set(stroke.off_table)
+        for b in stroke.positions:
+            if b in gone:
+                raise InvalidStrokeError(f"positions: {b.value} left the table in this stroke")
+            if b not in on_table:
+                raise InvalidStrokeError(f"positions: {b.value} is not on the table")
+
+
+# --- geometry of placements ---------------------------------------------------------------
+
+
+def _occupied(
+    spot: Spot | Point, table: Mapping[Ball, Point | None], named: Iterable[Spot]
+) -> bool:
+    """A spot is occupied when a ball at rest is within one diameter of it (decision 2),
+    or when the caller said so (``named``, only used when positions are unknown)."""
+    point = spot.point if isinstance(spot, Spot) else spot
+    if isinstance(spot, Spot) and spot in named:
+        return True
+    return any(p is not None and touching(p, point) for p in table.values())
+
+
+def _free_baulk_point(table: Mapping[Ball, Point | None], named: Iterable[Spot]) -> Point:
+    """The free point of the baulk line nearest its middle (decision 11's last resort); on a
+    tie the right-hand side (larger x) is taken, as 2.9.4 prefers the right corner."""
+    middle = Spot.BAULK_MIDDLE.point[0]
+    blockers = [p for p in table.values() if p is not None] + [s.point for s in named]
+    reach = BALL_DIAMETER + 2 * EPS
+    candidates = [middle]
+    for px, py in blockers:
+        dy = py - BAULK_Y
+        if abs(dy) < reach:
+            half = math.sqrt(reach * reach - dy * dy)
+            candidates += [px - half, px + half]
+    candidates.sort(key=lambda x: (abs(x - middle), -x))
+    for x in candidates:
+        if BALL_RADIUS <= x <= WIDTH - BALL_RADIUS and not any(
+            touching(b, (x, BAULK_Y)) for b in blockers
+        ):
+            return (x, BAULK_Y)
+    raise InvalidStrokeError("no free point on the baulk line for the opponent's ball (2.9.4)")
+
+
+# --- judging ------------------------------------------------------------------------------
+
+
+def _scoring(stroke: Stroke, me: Ball) -> list[tuple[ScoreKind, int]]:
+    """The parts of a fair stroke's points (2.4–2.5, decision 6)."""
+    parts: list[tuple[ScoreKind, int]] = []
+    if stroke.cannon:
+        parts.append((ScoreKind.CANNON, SCORE_VALUES[ScoreKind.CANNON]))
+    for b in stroke.potted:
+        if b is not me:
+            kind = POT_OF[b]
+            parts.append((kind, SCORE_VALUES[kind]))
+    if me in stroke.potted:
+        hit = stroke.first_hit
+        off = next(b for b in Ball if b not in (me, Ball.RED)) if hit is BOTH else hit
+        if isinstance(off, Ball):
+            kind = IN_OFF_OF[off]
+            parts.append((kind, SCORE_VALUES[kind]))
+    parts.sort(key=lambda part: _SCORE_ORDER[part[0]])
+    return parts
+
+
+def _red_spot_at(point: Point) -> Spot | None:
+    for spot in RED_SPOTS:
+        sx, sy = spot.point
+        if math.hypot(point[0] - sx, point[1] - sy) <= RED_ON_SPOT_TOLERANCE:
+            return spot
+    return None
+
+
+def _touching_any(ball: Ball, table: Mapping[Ball, Point | None]) -> bool:
+    p = table.get(ball)
+    if p is None:
+        return False
+    return any(q is not None and b is not ball and touching(p, q) for b, q in table.items())
+
+
+class _Layout:
+    """The balls on the table while one verdict is being made, and the placements made."""
+
+    def __init__(self, table: Mapping[Ball, Point | None], named: frozenset[Spot]) -> None:
+        self.table: dict[Ball, Point | None] = dict(table)
+        self.named = named
+        self.placements: list[Placement] = []
+
+    def place(self, ball: Ball, spot: Spot | Point) -> None:
+        self.table[ball] = spot.point if isinstance(spot, Spot) else spot
+        self.placements.append(Placement(ball, spot))
+
+    def first_free(self, spots: tuple[Spot, ...]) -> Spot:
+        """The first spot not occupied; the last one when all the others are (2.7)."""
+        for spot in spots[:-1]:
+            if not _occupied(spot, self.table, self.named):
+                return spot
+        return spots[-1]
+
+    def touching_ball(self, striker_ball: Ball, other_ball: Ball) -> None:
+        """2.10: red on the billiards spot, the other cue ball (if on the table) on the centre
+        spot, the striker's ball taken in hand."""
+        self.table.pop(striker_ball, None)
+        self.place(Ball.RED, Spot.BILLIARDS)
+        if other_ball in self.table:
+            self.place(other_ball, Spot.CENTRE)
+
+
+def judge(state: GameState, stroke: Stroke) -> tuple[GameState, Verdict]:
+    """Judge one stroke (or a foul without a stroke) and return the new state and verdict."""
+    if state.winner is not None:
+        raise GameOverError(f"the game is over: {state.match.players[state.winner]} has won")
+    s = _player_index(state, stroke.striker)
+    me, other = state.player_ball(s), state.player_ball(1 - s)
+    out_of_turn = s != state.to_play
+    from_hand = me not in state.table
+    _check_stroke(state, stroke, me, from_hand)
+    positions = stroke.positions
+    gone = set(stroke.potted) | set(stroke.off_table)
+
+    # The table after the stroke, before the referee places anything.
+    after: dict[Ball, Point | None] = {}
+    if not stroke.struck:
+        after.update(state.table)
+    else:
+        for b in (*state.table, me) if from_hand else state.table:
+            if b not in gone and b not in after:
+                after[b] = positions.get(b) if positions is not None else None
+    touched_red = stroke.cannon or stroke.first_hit in (Ball.RED, BOTH)
+    red_started = state.red_spot
+    if Ball.RED in gone:
+        red_spot = None
+    elif positions is not None and Ball.RED in positions:
+        red_spot = _red_spot_at(positions[Ball.RED])
+    else:
+        red_spot = None if touched_red else state.red_spot
+    layout = _Layout(after, frozenset() if positions is not None else stroke.occupied)
+
+    # Fouls seen by the referee or derived from the stroke (2.11, decision 15).
+    codes = set(stroke.fouls)
+    if out_of_turn:
+        codes.add(FoulCode.OUT_OF_TURN)
+    if stroke.placed is not None and not in_d(stroke.placed):
+        codes.add(FoulCode.BAD_FROM_HAND)
+    if stroke.struck:
+        if stroke.off_table:
+            codes.add(FoulCode.OFF_TABLE)
+        if stroke.first_hit is None:
+            codes.add(FoulCode.MISS)
+            if from_hand and me in stroke.potted and positions is not None:
+                objects = [b for b in state.table if b is not me]
+                if all(b in positions and in_baulk(positions[b]) for b in objects):
+                    codes.add(FoulCode.IN_OFF_FROM_HAND)
+
+    parts = _scoring(stroke, me) if not codes else []
+    kinds = {kind for kind, _ in parts}
+    has_cannon = ScoreKind.CANNON in kinds
+    has_hazard = bool(kinds - {ScoreKind.CANNON})
+    points = sum(value for _, value in parts)
+    counters = state.counters
+    # 2.8 and 2.9: the 76th cannon stroke or the 16th hazard stroke is itself the foul.
+    if has_cannon and not has_hazard and counters.cannons >= CANNON_LIMIT:
+        codes.add(FoulCode.CANNON_LIMIT)
+    if has_hazard and not has_cannon and counters.hazards >= HAZARD_LIMIT:
+        codes.add(FoulCode.HAZARD_LIMIT)
+
+    # 2.13 and decision 10: the baulk-line window of each hundred of the break.
+    break0 = state.break_
+    break1 = break0 + points
+    window = break0 // 100 if break0 % 100 >= 80 else None
+    crossed = stroke.crossed_baulk
+    if positions is not None:
+        rest = positions.get(me)
+        crossed = crossed and rest is not None and in_baulk(rest)
+    baulk_met = state.baulk_met
+    crossed_now = not codes and points > 0 and crossed and window is not None
+    crossed_now = crossed_now and baulk_met < (window if window is not None else -1)
+    if crossed_now and window is not None:
+        baulk_met = window
+    if not codes and break1 // 100 > break0 // 100 and baulk_met < break0 // 100:
+        codes.add(FoulCode.BAULK_LINE)
+
+    calls: list[CallCode] = []
+    players = state.match.players
+    if codes:
+        return _foul(state, stroke, s, me, other, from_hand, codes, layout, red_spot)
+    if points == 0:
+        return _visit_ends(state, s, me, other, from_hand, layout, red_spot)
+
+    # A scoring stroke: the striker plays on (2.4.5).
+    score = _add(state.score, s, points)
+    if has_cannon and has_hazard:
+        cannons, hazards = 0, 0
+    elif has_cannon:
+        cannons, hazards = counters.cannons + 1, 0
+    else:
+        cannons, hazards = 0, counters.hazards + 1
+    if crossed_now:
+        calls.append(CallCode.BAULK_LINE_CROSSED)
+
+    # Decision 5: the red run counter.
+    red_run = counters.red_run
+    fallback = False
+    if kinds == {ScoreKind.POT_RED} and red_started in (Spot.BILLIARDS, Spot.PYRAMID):
+        if not (state.red_fallback and red_started is Spot.BILLIARDS):
+            red_run += 1
+    else:
+        red_run = 0
+
+    is_touching = stroke.touching and me in layout.table
+    if positions is not None:
+        is_touching = _touching_any(me, layout.table)
+    if is_touching:
+        # 2.10 and decision 9: it wins over the red's spotting, and leaves r as it was.
+        if Ball.RED in gone:
+            red_run = counters.red_run
+        layout.touching_ball(me, other)
+        red_spot = Spot.BILLIARDS
+        calls.append(CallCode.TOUCHING_BALL)
+    elif Ball.RED in gone:
+        spot = layout.first_free(RED_RUN_SPOTS if red_run >= 2 else RED_SPOTS)
+        fallback = red_run >= 2 and spot is Spot.BILLIARDS
+        layout.place(Ball.RED, spot)
+        red_spot = spot
+    if cannons == CANNON_CALL_AT and counters.cannons < CANNON_CALL_AT:
+        calls.append(CallCode.SEVENTY_CANNONS)
+    if hazards == HAZARD_CALL_AT and counters.hazards < HAZARD_CALL_AT:
+        calls.append(CallCode.TEN_HAZARDS)
+    if hazards == HAZARD_LIMIT and other not in layout.table:
+        # 2.9.4 and decision 11.
+        for spot in HAZARD_SPOTS:
+            if not _occupied(spot, layout.table, layout.named):
+                layout.place(other, spot)
+                break
+        else:
+            layout.place(other, _free_baulk_point(layout.table, layout.named))
+    required = break1 % 100 >= 80 and baulk_met < break1 // 100
+    if required and not (break0 % 100 >= 80 and break0 // 100 == break1 // 100):
+        calls.append(CallCode.BAULK_LINE_REQUIRED)
+    winner = _winner(state.match, score)
+    new_counters = Counters(cannons, hazards, red_run)
+    new_state = replace(
+        state,
+        table=layout.table,
+        score=score,
+        stroke_no=state.stroke_no + 1,
+        break_=break1,
+        counters=new_counters,
+        red_spot=red_spot,
+        red_fallback=fallback,
+        baulk_met=baulk_met,
+        choice_pending=False,
+        winner=winner,
+    )
+    verdict = Verdict(
+        stroke=new_state.stroke_no,
+        striker=players[s],
+        ball=me,
+        from_d=from_hand,
+        points=points,
+        scored=tuple(parts),
+        foul=None,
+        score=score,
+        break_=break1,
+        visit_over=winner is not None,
+        next=None if winner is not None else players[s],
+        next_from_d=winner is None and me not in layout.table,
+        options=(),
+        placements=tuple(layout.placements),
+        in_hand=new_state.in_hand(),
+        counters=new_counters,
+        baulk_required=required and winner is None,
+        baulk_crossed=crossed_now,
+        calls=tuple(calls),
+        winner=None if winner is None else players[winner],
+    )
+    return new_state, verdict
+
+
+def _add(score: tuple[int, int], player: int, points: int) -> tuple[int, int]:
+    return (score[0] + points, score[1]) if player == 0 else (score[0], score[1] + points)
+
+
+def _winner(match: Match, score: tuple[int, int]) -> int | None:
+    """2.5.5 and decision 12: the game ends as soon as a score reaches the target."""
+    for player in (0, 1):
+        if score[player] >= match.target:
+            return player
+    return None
+
+
+def _spot_red(layout: _Layout) -> Spot:
+    """A red that left the table in a stroke that ends the visit (r is then 0): 2.7.1."""
+    spot = layout.first_free(RED_SPOTS)
+    layout.place(Ball.RED, spot)
+    return spot
+
+
+def _incoming_touching(layout: _Layout, incoming: Ball, outgoing: Ball) -> bool:
+    """Decision 9: at the start of a visit, the incoming ball touching another ball."""
+    if _touching_any(incoming, layout.table):
+        layout.touching_ball(incoming, outgoing)
+        return True
+    return False
+
+
+def _visit_ends(
+    state: GameState,
+    s: int,
+    me: Ball,
+    other: Ball,
+    from_hand: bool,
+    layout: _Layout,
+    red_spot: Spot | None,
+) -> tuple[GameState, Verdict]:
+    """A fair stroke that scored nothing: the visit ends (2.4.5)."""
+    calls: list[CallCode] = []
+    if _incoming_touching(layout, other, me):
+        calls.append(CallCode.TOUCHING_BALL)
+        red_spot = Spot.BILLIARDS
+    players = state.match.players
+    new_state = replace(
+        state,
+        table=layout.table,
+        stroke_no=state.stroke_no + 1,
+        to_play=1 - s,
+        break_=0,
+        counters=Counters(),
+        red_spot=red_spot,
+        red_fallback=False,
+        baulk_met=-1,
+        choice_pending=False,
+    )
+    verdict = Verdict(
+        stroke=new_state.stroke_no,
+        striker=players[s],
+        ball=me,
+        from_d=from_hand,
+        points=0,
+        scored=(),
+        foul=None,
+        score=state.score,
+        break_=state.break_,
+        visit_over=True,
+        next=players[1 - s],
+        next_from_d=other not in layout.table,
+        options=(),
+        placements=tuple(layout.placements),
+        in_hand=new_state.in_hand(),
+        counters=Counters(),
+        baulk_required=False,
+        baulk_crossed=False,
+        calls=tuple(calls),
+        winner=None,
+    )
+    return new_state, verdict
+
+
+def _foul(
+    state: GameState,
+    stroke: Stroke,
+    s: int,
+    me: Ball,
+    other: Ball,
+    from_hand: bool,
+    codes: set[FoulCode],
+    layout: _Layout,
+    red_spot: Spot | None,
+) -> tuple[GameState, Verdict]:
+    """A foul (2.11–2.12): the stroke scores nothing, the visit in progress ends, the opponent
+    gets 2 points and the choice of 2.12.3."""
+    calls = [CallCode.FOUL]
+    if Ball.RED not in layout.table:
+        red_spot = _spot_red(layout)
+    if _incoming_touching(layout, other, me):
+        calls.append(CallCode.TOUCHING_BALL)
+        red_spot = Spot.BILLIARDS
+    score = _add(state.score, 1 - s, PENALTY)
+    winner = _winner(state.match, score)
+    players = state.match.players
+    new_state = replace(
+        state,
+        table=layout.table,
+        score=score,
+        stroke_no=state.stroke_no + 1,
+        to_play=1 - s,
+        break_=0,
+        counters=Counters(),
+        red_spot=red_spot,
+        red_fallback=False,
+        baulk_met=-1,
+        choice_pending=winner is None,
+        winner=winner,
+    )
+    verdict = Verdict(
+        stroke=new_state.stroke_no,
+        striker=players[s],
+        ball=me,
+        from_d=from_hand and stroke.struck,
+        points=0,
+        scored=(),
+        foul=Foul(tuple(sorted(codes, key=_FOUL_ORDER.__getitem__))),
+        score=score,
+        break_=0 if s != state.to_play else state.break_,
+        visit_over=True,
+        next=None if winner is not None else players[1 - s],
+        next_from_d=winner is None and other not in layout.table,
+        options=BOTH_OPTIONS if winner is None else (),
+        placements=tuple(layout.placements),
+        in_hand=new_state.in_hand(),
+        counters=Counters(),
+        baulk_required=False,
+        baulk_crossed=False,
+        calls=tuple(calls),
+        winner=None if winner is None else players[winner],
+    )
+    return new_state, verdict
+
+
+def choose(state: GameState, option: Option) -> tuple[GameState, Verdict]:
+    """The incoming player's choice after a foul (2.12.3, decision 8)."""
+    if state.winner is not None:
+        raise GameOverError(f"the game is over: {state.match.players[state.winner]} has won")
+    if not state.choice_pending:
+        raise InvalidChoiceError(
+            "a choice is allowed only right after a verdict that offered options"
+        )
+    chooser = state.to_play
+    mine, offender = state.player_ball(chooser), state.player_ball(1 - chooser)
+    layout = _Layout(state.table, frozenset())
+    red_spot = state.red_spot
+    if option is Option.FROM_D:
+        layout.table.pop(mine, None)
+        layout.place(Ball.RED, Spot.BILLIARDS)
+        layout.place(offender, Spot.CENTRE)
+        red_spot = Spot.BILLIARDS
+    new_state = replace(state, table=layout.table, red_spot=red_spot, choice_pending=False)
+    players = state.match.players
+    verdict = Verdict(
+        stroke=state.stroke_no,
+        striker=players[chooser],
+        ball=mine,
+        from_d=False,
+        points=0,
+        scored=(),
+        foul=None,
+        score=state.score,
+        break_=0,
+        visit_over=False,
+        next=players[chooser],
+        next_from_d=mine not in layout.table,
+        options=(),
+        placements=tuple(layout.placements),
+        in_hand=new_state.in_hand(),
+        counters=Counters(),
+        baulk_required=False,
+        baulk_crossed=False,
+        calls=(),
+        winner=None,
+    )
+    return new_state, verdict
