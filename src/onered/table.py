@@ -30,6 +30,8 @@ Point = tuple[float, float]
 class Spot(Enum):
     """The named points where the referee places balls (the protocol's spot names)."""
 
+    __hash__ = object.__hash__  # members are singletons; Enum's own hash is slow
+
     BILLIARDS = "billiards"
     PYRAMID = "pyramid"
     CENTRE = "centre"
@@ -79,3 +81,32 @@ def distance(a: Point, b: Point) -> float:
 def touching(a: Point, b: Point) -> bool:
     """Two balls touch when their centres are within one diameter plus EPS (decision 2)."""
     return distance(a, b) <= BALL_DIAMETER + EPS
+
+
+#: The six straight cushions (between the pocket jaws), named as seen from the baulk end.
+CUSHION_NAMES: tuple[str, ...] = (
+    "bottom",
+    "top",
+    "left_lower",
+    "left_upper",
+    "right_lower",
+    "right_upper",
+)
+#: The six pockets, named as seen from the baulk end (left = x near 0, bottom = y near 0).
+POCKET_NAMES: tuple[str, ...] = (
+    "bottom_left",
+    "bottom_right",
+    "middle_left",
+    "middle_right",
+    "top_left",
+    "top_right",
+)
+#: Where each pocket is: the corner of the playing surface, or the middle of a side cushion.
+POCKET_POINTS: dict[str, Point] = {
+    "bottom_left": (0.0, 0.0),
+    "bottom_right": (WIDTH, 0.0),
+    "middle_left": (0.0, LENGTH / 2),
+    "middle_right": (WIDTH, LENGTH / 2),
+    "top_left": (0.0, LENGTH),
+    "top_right": (WIDTH, LENGTH),
+}

@@ -8,14 +8,17 @@ Russian and English texts (``onered.texts``).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, fields
 from enum import Enum
+from typing import TypeVar
 
 from onered.table import Point, Spot
 
 
 class Ball(Enum):
     """The three balls (2.2.1): white and yellow are the players' cue balls."""
+
+    __hash__ = object.__hash__  # members are singletons; Enum's own hash is slow
 
     WHITE = "white"
     YELLOW = "yellow"
@@ -24,6 +27,8 @@ class Ball(Enum):
 
 class Both(Enum):
     """``first_hit`` when the cue ball touched both object balls at the same instant."""
+
+    __hash__ = object.__hash__  # members are singletons; Enum's own hash is slow
 
     BOTH = "both"
 
@@ -34,6 +39,8 @@ FirstHit = Ball | Both | None
 
 class FoulCode(Enum):
     """The fouls of 2.11 (and 2.13.4), in the order of the protocol's table."""
+
+    __hash__ = object.__hash__  # members are singletons; Enum's own hash is slow
 
     WRONG_BALL = "wrong_ball"  # 2.11(1)
     DOUBLE_HIT = "double_hit"  # 2.11(2)
@@ -56,6 +63,8 @@ class FoulCode(Enum):
 class CallCode(Enum):
     """The referee's announcements (RULES.md decision 13)."""
 
+    __hash__ = object.__hash__  # members are singletons; Enum's own hash is slow
+
     FOUL = "foul"
     BAULK_LINE_CROSSED = "baulk_line_crossed"
     TOUCHING_BALL = "touching_ball"
@@ -67,12 +76,16 @@ class CallCode(Enum):
 class Option(Enum):
     """The incoming player's choice after a foul (2.12.3)."""
 
+    __hash__ = object.__hash__  # members are singletons; Enum's own hash is slow
+
     AS_THEY_LIE = "as_they_lie"
     FROM_D = "from_d"
 
 
 class ScoreKind(Enum):
     """The parts a stroke's points are made of (2.5.2–2.5.4), in the protocol's order."""
+
+    __hash__ = object.__hash__  # members are singletons; Enum's own hash is slow
 
     CANNON = "cannon"
     POT_RED = "pot_red"
@@ -111,6 +124,31 @@ CANNON_LIMIT = 75
 CANNON_CALL_AT = 70
 HAZARD_LIMIT = 15
 HAZARD_CALL_AT = 10
+
+
+_T = TypeVar("_T")
+
+
+def _quick_init(cls: type[_T]) -> type[_T]:
+    """Give a frozen dataclass an ``__init__`` that fills ``__dict__`` in one call.
+
+    The generated init of a frozen dataclass calls ``object.__setattr__`` once per field;
+    for the referee's wide per-stroke values (``GameState``, ``Verdict``) that was half the
+    time of judging a stroke. Same parameters, same defaults; the instance stays frozen.
+    """
+    namespace: dict[str, object] = {}
+    params = []
+    for f in fields(cls):  # type: ignore[arg-type]
+        if f.default is not MISSING:
+            namespace[f"_default_{f.name}"] = f.default
+            params.append(f"{f.name}=_default_{f.name}")
+        else:
+            params.append(f.name)
+    names = ", ".join(f"{f.name}={f.name}" for f in fields(cls))  # type: ignore[arg-type]
+    source = f"def __init__(self, {', '.join(params)}):\n    self.__dict__.update({names})\n"
+    exec(source, namespace)  # built from the class's own field names only
+    setattr(cls, "__init__", namespace["__init__"])  # noqa: B010 - replacing a method
+    return cls
 
 
 class RulesError(ValueError):
@@ -187,7 +225,8 @@ class Counters:
     red_run: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@_quick_init
+@dataclass(frozen=True)
 class Verdict:
     """The referee's judgement of one line (match, stroke or choice) — the protocol's
     verdict as a value. Names are player names; ``score`` follows ``Match.players``."""
@@ -214,7 +253,8 @@ class Verdict:
     winner: str | None
 
 
-@dataclass(frozen=True, slots=True)
+@_quick_init
+@dataclass(frozen=True)
 class GameState:
     """Everything the referee remembers between lines.
 
@@ -230,7 +270,7 @@ class GameState:
     stroke_no: int = 0
     to_play: int = 0
     break_: int = 0
-    counters: Counters = field(default_factory=Counters)
+    counters: Counters = Counters()
     red_spot: Spot | None = Spot.BILLIARDS
     red_fallback: bool = False
     baulk_met: int = -1
@@ -243,4 +283,13 @@ class GameState:
 
     def in_hand(self) -> tuple[Ball, ...]:
         """Cue balls off the table, waiting for their owner to play from hand."""
-        return tuple(b for b in (Ball.WHITE, Ball.YELLOW) if b not in self.table)
+        table = self.table
+        return _IN_HAND[(Ball.WHITE not in table, Ball.YELLOW not in table)]
+
+
+_IN_HAND: dict[tuple[bool, bool], tuple[Ball, ...]] = {
+    (True, True): (Ball.WHITE, Ball.YELLOW),
+    (True, False): (Ball.WHITE,),
+    (False, True): (Ball.YELLOW,),
+    (False, False): (),
+}

@@ -61,8 +61,16 @@ RED_RUN_SPOTS = (Spot.CENTRE, Spot.PYRAMID, Spot.BILLIARDS)
 HAZARD_SPOTS = (Spot.BAULK_MIDDLE, Spot.D_RIGHT, Spot.D_LEFT)
 BOTH_OPTIONS = (Option.AS_THEY_LIE, Option.FROM_D)
 _FOUL_ORDER = {code: i for i, code in enumerate(FoulCode)}
-_SCORE_ORDER = {kind: i for i, kind in enumerate(ScoreKind)}
+_PART = {kind: (kind, SCORE_VALUES[kind]) for kind in ScoreKind}
+_POT_ORDER = (Ball.RED, Ball.WHITE, Ball.YELLOW)
+_RED_ONLY = (_PART[ScoreKind.POT_RED],)
 _CUE_BALLS = (Ball.WHITE, Ball.YELLOW)
+#: The object balls of each cue ball (2.2.2).
+_OBJECTS = {
+    Ball.WHITE: (Ball.YELLOW, Ball.RED),
+    Ball.YELLOW: (Ball.WHITE, Ball.RED),
+    Ball.RED: (Ball.WHITE, Ball.YELLOW),
+}
 
 
 def start(match: Match) -> GameState:
@@ -132,41 +140,38 @@ def _check_stroke(state: GameState, stroke: Stroke, me: Ball, from_hand: bool) -
                 "fouls: a foul without a stroke (struck: false) needs a foul code"
             )
         return
-    on_table = set(state.table)
-    if from_hand:
-        on_table.add(me)
+    table = state.table
     if stroke.placed is not None and not from_hand:
         raise InvalidStrokeError(f"placed: {me.value} is not played from hand")
     hit = stroke.first_hit
     if hit is me:
         raise InvalidStrokeError(f"first_hit: {me.value} is the striker's own ball")
-    if isinstance(hit, Ball) and hit not in on_table:
+    if isinstance(hit, Ball) and hit not in table:
         raise InvalidStrokeError(f"first_hit: {hit.value} is not on the table")
-    if hit is BOTH and not stroke.cannon:
-        raise InvalidStrokeError("first_hit: 'both' needs cannon: true")
     if stroke.cannon:
         if hit is None:
             raise InvalidStrokeError("cannon: true needs a first_hit")
-        missing = [b.value for b in Ball if b is not me and b not in on_table]
-        if missing:
-            raise InvalidStrokeError(f"cannon: impossible, {missing[0]} is not on the table")
-    for name, balls in (("potted", stroke.potted), ("off_table", stroke.off_table)):
-        seen: set[Ball] = set()
-        for b in balls:
-            if b in seen:
-                raise InvalidStrokeError(f"{name}: {b.value} is listed twice")
-            seen.add(b)
-            if b not in on_table:
-                raise InvalidStrokeError(f"{name}: {b.value} is not on the table")
-    both = set(stroke.potted) & set(stroke.off_table)
-    if both:
-        raise InvalidStrokeError(f"potted and off_table: {min(b.value for b in both)} is in both")
+        for b in _OBJECTS[me]:
+            if b not in table:
+                raise InvalidStrokeError(f"cannon: impossible, {b.value} is not on the table")
+    elif hit is BOTH:
+        raise InvalidStrokeError("first_hit: 'both' needs cannon: true")
+    potted, off = stroke.potted, stroke.off_table
+    if potted or off:
+        for name, balls in (("potted", potted), ("off_table", off)):
+            for k, b in enumerate(balls):
+                if b in balls[:k]:
+                    raise InvalidStrokeError(f"{name}: {b.value} is listed twice")
+                if b not in table and not (from_hand and b is me):
+                    raise InvalidStrokeError(f"{name}: {b.value} is not on the table")
+        for b in potted:
+            if b in off:
+                raise InvalidStrokeError(f"potted and off_table: {b.value} is in both")
     if stroke.positions is not None:
-        gone = set(stroke.potted) | set(stroke.off_table)
         for b in stroke.positions:
-            if b in gone:
+            if b in potted or b in off:
                 raise InvalidStrokeError(f"positions: {b.value} left the table in this stroke")
-            if b not in on_table:
+            if b not in table and not (from_hand and b is me):
                 raise InvalidStrokeError(f"positions: {b.value} is not on the table")
 
 
@@ -208,23 +213,22 @@ def _free_baulk_point(table: Mapping[Ball, Point | None], named: Iterable[Spot])
 # --- judging ------------------------------------------------------------------------------
 
 
-def _scoring(stroke: Stroke, me: Ball) -> list[tuple[ScoreKind, int]]:
-    """The parts of a fair stroke's points (2.4–2.5, decision 6)."""
+def _scoring(stroke: Stroke, me: Ball) -> tuple[tuple[ScoreKind, int], ...]:
+    """The parts of a fair stroke's points, in the protocol's order (2.4–2.5, decision 6)."""
     parts: list[tuple[ScoreKind, int]] = []
     if stroke.cannon:
-        parts.append((ScoreKind.CANNON, SCORE_VALUES[ScoreKind.CANNON]))
-    for b in stroke.potted:
-        if b is not me:
-            kind = POT_OF[b]
-            parts.append((kind, SCORE_VALUES[kind]))
-    if me in stroke.potted:
-        hit = stroke.first_hit
-        off = next(b for b in Ball if b not in (me, Ball.RED)) if hit is BOTH else hit
-        if isinstance(off, Ball):
-            kind = IN_OFF_OF[off]
-            parts.append((kind, SCORE_VALUES[kind]))
-    parts.sort(key=lambda part: _SCORE_ORDER[part[0]])
-    return parts
+        parts.append(_PART[ScoreKind.CANNON])
+    potted = stroke.potted
+    if potted:
+        for b in _POT_ORDER:
+            if b is not me and b in potted:
+                parts.append(_PART[POT_OF[b]])
+        if me in potted:
+            hit = stroke.first_hit
+            off = _OBJECTS[me][0] if hit is BOTH else hit
+            if isinstance(off, Ball):
+                parts.append(_PART[IN_OFF_OF[off]])
+    return tuple(parts)
 
 
 def _red_spot_at(point: Point) -> Spot | None:
@@ -274,13 +278,13 @@ def judge(state: GameState, stroke: Stroke) -> tuple[GameState, Verdict]:
     """Judge one stroke (or a foul without a stroke) and return the new state and verdict."""
     if state.winner is not None:
         raise GameOverError(f"the game is over: {state.match.players[state.winner]} has won")
-    s = _player_index(state, stroke.striker)
-    me, other = state.player_ball(s), state.player_ball(1 - s)
+    s = state.to_play if stroke.striker is None else _player_index(state, stroke.striker)
+    me, other = state.match.balls[s], state.match.balls[1 - s]
     out_of_turn = s != state.to_play
     from_hand = me not in state.table
     _check_stroke(state, stroke, me, from_hand)
     positions = stroke.positions
-    gone = set(stroke.potted) | set(stroke.off_table)
+    gone = stroke.potted + stroke.off_table
 
     # The table after the stroke, before the referee places anything.
     after: dict[Ball, Point | None] = {}
@@ -316,11 +320,12 @@ def judge(state: GameState, stroke: Stroke) -> tuple[GameState, Verdict]:
                 if all(b in positions and in_baulk(positions[b]) for b in objects):
                     codes.add(FoulCode.IN_OFF_FROM_HAND)
 
-    parts = _scoring(stroke, me) if not codes else []
-    kinds = {kind for kind, _ in parts}
-    has_cannon = ScoreKind.CANNON in kinds
-    has_hazard = bool(kinds - {ScoreKind.CANNON})
-    points = sum(value for _, value in parts)
+    parts = _scoring(stroke, me) if not codes else ()
+    has_cannon = stroke.cannon and not codes
+    has_hazard = len(parts) > has_cannon
+    points = 0
+    for _, value in parts:
+        points += value
     counters = state.counters
     # 2.8 and 2.9: the 76th cannon stroke or the 16th hazard stroke is itself the foul.
     if has_cannon and not has_hazard and counters.cannons >= CANNON_LIMIT:
@@ -365,7 +370,7 @@ def judge(state: GameState, stroke: Stroke) -> tuple[GameState, Verdict]:
     # Decision 5: the red run counter.
     red_run = counters.red_run
     fallback = False
-    if kinds == {ScoreKind.POT_RED} and red_started in (Spot.BILLIARDS, Spot.PYRAMID):
+    if parts == _RED_ONLY and red_started in (Spot.BILLIARDS, Spot.PYRAMID):
         if not (state.red_fallback and red_started is Spot.BILLIARDS):
             red_run += 1
     else:
@@ -403,11 +408,12 @@ def judge(state: GameState, stroke: Stroke) -> tuple[GameState, Verdict]:
         calls.append(CallCode.BAULK_LINE_REQUIRED)
     winner = _winner(state.match, score)
     new_counters = Counters(cannons, hazards, red_run)
-    new_state = replace(
-        state,
+    new_state = GameState(
+        match=state.match,
         table=layout.table,
         score=score,
         stroke_no=state.stroke_no + 1,
+        to_play=s,
         break_=break1,
         counters=new_counters,
         red_spot=red_spot,
@@ -422,7 +428,7 @@ def judge(state: GameState, stroke: Stroke) -> tuple[GameState, Verdict]:
         ball=me,
         from_d=from_hand,
         points=points,
-        scored=tuple(parts),
+        scored=parts,
         foul=None,
         score=score,
         break_=break1,
@@ -483,17 +489,13 @@ def _visit_ends(
         calls.append(CallCode.TOUCHING_BALL)
         red_spot = Spot.BILLIARDS
     players = state.match.players
-    new_state = replace(
-        state,
+    new_state = GameState(
+        match=state.match,
         table=layout.table,
+        score=state.score,
         stroke_no=state.stroke_no + 1,
         to_play=1 - s,
-        break_=0,
-        counters=Counters(),
         red_spot=red_spot,
-        red_fallback=False,
-        baulk_met=-1,
-        choice_pending=False,
     )
     verdict = Verdict(
         stroke=new_state.stroke_no,
@@ -542,17 +544,13 @@ def _foul(
     score = _add(state.score, 1 - s, PENALTY)
     winner = _winner(state.match, score)
     players = state.match.players
-    new_state = replace(
-        state,
+    new_state = GameState(
+        match=state.match,
         table=layout.table,
         score=score,
         stroke_no=state.stroke_no + 1,
         to_play=1 - s,
-        break_=0,
-        counters=Counters(),
         red_spot=red_spot,
-        red_fallback=False,
-        baulk_met=-1,
         choice_pending=winner is None,
         winner=winner,
     )
