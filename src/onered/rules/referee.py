@@ -337,7 +337,8 @@ def judge(state: GameState, stroke: Stroke) -> tuple[GameState, Verdict]:
     break0 = state.break_
     break1 = break0 + points
     window = break0 // 100 if break0 % 100 >= 80 else None
-    crossed = stroke.crossed_baulk
+    # An in-off never satisfies it: the cue ball did not come to rest in baulk (decision 10).
+    crossed = stroke.crossed_baulk and me not in gone
     if positions is not None:
         rest = positions.get(me)
         crossed = crossed and rest is not None and in_baulk(rest)
