@@ -1,0 +1,265 @@
+"""Property tests of the referee through ``run``: random valid games, checked against the rules.
+
+A game is built one line at a time: after each line the whole input so far is judged again and
+the next line is drawn from what the last verdict says (who plays, with which ball, which cue
+balls are in hand, whether a foul option is pending), so every drawn stroke names only balls on
+the table. That also checks that the referee judges line by line: the verdicts of a prefix never
+change when more lines follow.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from referee_support import (
+    BOTH_OPTIONS,
+    P1,
+    P2,
+    choice,
+    encode,
+    judge,
+    match,
+    stroke,
+)
+
+#: Every value one stroke can score: cannon 2, pot red 3, pot of the opponent's ball 2, in-off
+#: 3 or 2, each at most once (2.4.4, 2.5), so 0 and 2..10 — never 1.
+ALLOWED_POINTS = {0, 2, 3, 4, 5, 6, 7, 8, 9, 10}
+PART_VALUES = {
+    "cannon": {2},
+    "pot_red": {3},
+    "pot_white": {2},
+    "pot_yellow": {2},
+    "in_off_red": {3},
+    "in_off_white": {2},
+    "in_off_yellow": {2},
+}
+CALLER_CODES = [
+    "wrong_ball",
+    "double_hit",
+    "balls_moving",
+    "feet_off_floor",
+    "bad_from_hand",
+    "in_off_from_hand",
+    "jump",
+    "push",
+    "touched_ball",
+    "before_spotting",
+]
+INSIDE_D = [[0.889, 0.6], [1.0, 0.7], [0.7, 0.65], [1.181, 0.737], [0.889, 0.445]]
+OUTSIDE_D = [[0.889, 1.0], [0.2, 0.5]]
+BALL_OF = {P1: "white", P2: "yellow"}
+SETTINGS = settings(
+    max_examples=100,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+
+def other(player: str) -> str:
+    return P2 if player == P1 else P1
+
+
+@st.composite
+def stroke_for(draw: Callable[..., Any], verdict: dict[str, Any]) -> dict[str, Any]:
+    """A valid stroke for the player the verdict says is to play."""
+    striker = verdict["next"]
+    own, opp = BALL_OF[striker], BALL_OF[other(striker)]
+    opp_on = opp not in verdict["in_hand"]
+    if draw(st.integers(0, 24)) == 0:
+        return stroke(struck=False, fouls=[draw(st.sampled_from(CALLER_CODES))])
+    hits: list[str | None] = ["red", "red", "red", None]
+    if opp_on:
+        hits += [opp, opp, "both"]
+    first_hit = draw(st.sampled_from(hits))
+    fields: dict[str, Any] = {"first_hit": first_hit}
+    if first_hit == "both":
+        fields["cannon"] = True
+    elif first_hit is not None and opp_on:
+        fields["cannon"] = draw(st.booleans())
+    can_pot = [own] if first_hit is None else ["red", own] + ([opp] if opp_on else [])
+    potted = [ball for ball in can_pot if draw(st.integers(0, 2)) == 0]
+    fields["potted"] = potted
+    if draw(st.integers(0, 14)) == 0:
+        candidates = [ball for ball in can_pot if ball not in potted]
+        if candidates:
+            fields["off_table"] = [draw(st.sampled_from(candidates))]
+    if draw(st.integers(0, 9)) == 0:
+        fields["fouls"] = [draw(st.sampled_from(CALLER_CODES))]
+    cue_ball_rests = own not in potted and own not in fields.get("off_table", [])
+    if cue_ball_rests:
+        fields["crossed_baulk"] = draw(st.booleans())
+        fields["touching"] = draw(st.integers(0, 9)) == 0
+    if verdict["next_from_d"] and draw(st.booleans()):
+        spots = INSIDE_D + OUTSIDE_D if draw(st.integers(0, 9)) == 0 else INSIDE_D
+        fields["placed"] = draw(st.sampled_from(spots))
+    return stroke(**fields)
+
+
+def play(data: st.DataObject, target: int, length: int) -> tuple[list[Any], list[dict[str, Any]]]:
+    """Draw a game of at most ``length`` lines after the match line, judging as it goes."""
+    lines: list[Any] = [match(target=target)]
+    verdicts = judge(lines).ok().verdicts
+    for _ in range(length):
+        last = verdicts[-1]
+        if last["winner"] is not None:
+            break
+        if last["options"] and data.draw(st.integers(0, 2)) == 0:
+            line = choice(data.draw(st.sampled_from(BOTH_OPTIONS)))
+        else:
+            line = data.draw(stroke_for(last))
+        lines.append(line)
+        judged = judge(lines)
+        assert judged.status == 0, f"{judged.err} after {[encode(x) for x in lines]}"
+        assert judged.verdicts[:-1] == verdicts, "a later line changed an earlier verdict"
+        verdicts = judged.verdicts
+    return lines, verdicts
+
+
+def expected_points(line: dict[str, Any], striker: str) -> int:
+    """What a fair stroke scores (2.5): cannon 2, red 3, opponent's ball 2, in-off 3 off the
+    red hit first, else 2."""
+    own, opp = BALL_OF[striker], BALL_OF[other(striker)]
+    potted = line.get("potted", [])
+    points = 2 if line.get("cannon") else 0
+    points += 3 if "red" in potted else 0
+    points += 2 if opp in potted else 0
+    if own in potted:
+        points += 3 if line.get("first_hit") == "red" else 2
+    return points
+
+
+def strokes(lines: list[Any], verdicts: list[dict[str, Any]]) -> list[tuple[Any, Any, Any]]:
+    """(input line, verdict before it, its verdict) for every stroke line."""
+    return [
+        (line, verdicts[i - 1], verdicts[i])
+        for i, line in enumerate(lines)
+        if i > 0 and line["type"] == "stroke"
+    ]
+
+
+GAME = given(data=st.data(), target=st.integers(1, 150), length=st.integers(1, 30))
+
+
+@SETTINGS
+@GAME
+def test_points_are_values_the_rules_allow(data: st.DataObject, target: int, length: int) -> None:
+    lines, verdicts = play(data, target, length)
+    for line, _before, verdict in strokes(lines, verdicts):
+        assert verdict["points"] in ALLOWED_POINTS
+        assert sum(verdict["scored"].values()) == verdict["points"]
+        for part, value in verdict["scored"].items():
+            assert value in PART_VALUES[part] | {0}, (part, value)
+        if verdict["foul"] is not None:
+            assert verdict["points"] == 0
+        elif line.get("struck", True):
+            assert verdict["points"] == expected_points(line, verdict["striker"]), line
+
+
+@SETTINGS
+@GAME
+def test_scores_never_decrease_and_a_penalty_is_2_at_most(
+    data: st.DataObject, target: int, length: int
+) -> None:
+    lines, verdicts = play(data, target, length)
+    for line, before, verdict in zip(lines[1:], verdicts[:-1], verdicts[1:], strict=True):
+        for player in (P1, P2):
+            assert verdict["score"][player] >= before["score"][player]
+        if line["type"] == "choice":
+            assert verdict["score"] == before["score"]
+            assert verdict["points"] == 0
+            continue
+        striker = verdict["striker"]
+        penalty = 0 if verdict["foul"] is None else verdict["foul"]["penalty"]
+        assert penalty in (0, 2)
+        assert verdict["score"][striker] - before["score"][striker] == verdict["points"]
+        gained = verdict["score"][other(striker)] - before["score"][other(striker)]
+        assert gained == penalty
+
+
+@SETTINGS
+@GAME
+def test_game_ends_exactly_when_a_score_first_reaches_the_target(
+    data: st.DataObject, target: int, length: int
+) -> None:
+    _lines, verdicts = play(data, target, length)
+    for verdict in verdicts:
+        leaders = [player for player in (P1, P2) if verdict["score"][player] >= target]
+        if not leaders:
+            assert verdict["winner"] is None
+            assert verdict["next"] in (P1, P2)
+        else:
+            assert leaders == [verdict["winner"]]
+            assert verdict["next"] is None
+            assert verdict["visit_over"] is True
+            assert verdict["options"] == []
+            assert verdict is verdicts[-1], "the game goes on after a winner"
+
+
+@SETTINGS
+@GAME
+def test_visits_follow_scoring_and_fouls(data: st.DataObject, target: int, length: int) -> None:
+    lines, verdicts = play(data, target, length)
+    for line, _before, verdict in strokes(lines, verdicts):
+        if verdict["winner"] is not None:
+            continue
+        striker = verdict["striker"]
+        if verdict["foul"] is not None:
+            assert verdict["visit_over"] is True
+            assert verdict["next"] == other(striker)
+            assert verdict["options"] == BOTH_OPTIONS
+        elif verdict["points"] > 0:
+            assert verdict["visit_over"] is False
+            assert verdict["next"] == striker
+            assert verdict["options"] == []
+            if BALL_OF[striker] in line.get("potted", []):
+                assert verdict["next_from_d"] is True
+        else:
+            assert verdict["visit_over"] is True
+            assert verdict["next"] == other(striker)
+            assert verdict["options"] == []
+
+
+@SETTINGS
+@GAME
+def test_fouls_named_and_limits_kept(data: st.DataObject, target: int, length: int) -> None:
+    lines, verdicts = play(data, target, length)
+    for line, _before, verdict in strokes(lines, verdicts):
+        codes = set() if verdict["foul"] is None else set(verdict["foul"]["codes"])
+        assert codes <= {*CALLER_CODES, "out_of_turn", "off_table", "hazard_limit"} | {
+            "cannon_limit",
+            "miss",
+            "baulk_line",
+        }
+        if verdict["foul"] is not None:
+            assert codes
+            assert "foul" in {call["code"] for call in verdict["calls"]}
+        assert set(line.get("fouls", [])) <= codes
+        if line.get("struck", True) and line.get("first_hit") is None:
+            assert "miss" in codes
+        if line.get("off_table"):
+            assert "off_table" in codes
+        assert 0 <= verdict["counters"]["cannons"] <= 75
+        assert 0 <= verdict["counters"]["hazards"] <= 15
+        assert verdict["counters"]["red_run"] >= 0
+
+
+@SETTINGS
+@GAME
+def test_same_input_same_output(data: st.DataObject, target: int, length: int) -> None:
+    from onered.protocol.referee import run
+
+    lines, _verdicts = play(data, target, length)
+    texts = [encode(line) for line in lines]
+    outputs = []
+    for _ in range(2):
+        out, err = io.StringIO(), io.StringIO()
+        status = run(iter(texts), out, err)
+        outputs.append((status, out.getvalue(), err.getvalue()))
+    assert outputs[0] == outputs[1]
+    assert outputs[0][0] == 0
