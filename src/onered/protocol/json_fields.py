@@ -80,4 +80,4 @@ def string_list(obj: Mapping[str, object], key: str) -> list[str]:
     value = obj.get(key, [])
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ProtocolError(f"{key}: expected an array of names, got {show(value)}")
-    return list(value)  # type: ignore[arg-type]
+    return list(value)

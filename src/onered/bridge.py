@@ -1,0 +1,147 @@
+"""From a simulated shot to the referee's stroke: named queries over the event log.
+
+The physics knows nothing of the rules and the referee knows nothing of the physics; this
+module is the one place where they meet (STYLE.md, "what this suggests" 3). Each query reads
+the time-ordered event log (and the rest positions where the question is about rest) and
+answers one question the referee protocol asks; :func:`outcome` puts them together into the
+``outcome`` object of ``shared/spec/shot-protocol.md``, which is a valid referee ``stroke``
+line's fields.
+
+Only the cue ball's own contacts count for :func:`first_hit` and :func:`cannon`: an object
+ball running into the other object ball is not the cue ball touching it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from onered import rules
+from onered.physics.types import Event, EventKind, ShotResult, Vec2
+from onered.table import in_baulk
+from onered.table import touching as balls_touching
+
+#: ``first_hit`` value when the cue ball touches both object balls at the same instant.
+BOTH: str = rules.BOTH.value
+#: Two cue-ball contacts closer in time than this (seconds) are the same instant. The engine
+#: resolves a simultaneous double contact as two events at equal times up to rounding of the
+#: root solver (far below a nanosecond); at 10 m/s a nanosecond is 10 nm of travel, so no
+#: two distinct contacts of a real stroke are that close.
+SIMULTANEOUS_S = 1e-9
+#: Value of an event kind for a ball forced off the table. The 2-D engine has no such kind
+#: (a ball cannot leave the bed in its model), so :func:`off_table` finds none today; the
+#: query matches by value so that an engine adding the kind is read without a change here.
+_OFF_TABLE_KIND = "off_table"
+
+
+def _cue_contacts(events: Iterable[Event], cue: str) -> list[tuple[float, str]]:
+    """``(time, other ball)`` for every ball-ball event involving the cue ball, in order."""
+    contacts: list[tuple[float, str]] = []
+    for event in events:
+        if event.kind is EventKind.BALL_BALL and cue in event.balls:
+            contacts.extend((event.t, ball) for ball in event.balls if ball != cue)
+    return contacts
+
+
+def first_hit(events: Iterable[Event], cue: str) -> str | None:
+    """The object ball the cue ball touched first; :data:`BOTH` when it touched two object
+    balls within :data:`SIMULTANEOUS_S` of its first contact; ``None`` when it touched none."""
+    contacts = _cue_contacts(events, cue)
+    if not contacts:
+        return None
+    t0, ball = contacts[0]
+    for t, other in contacts[1:]:
+        if t - t0 > SIMULTANEOUS_S:
+            break
+        if other != ball:
+            return BOTH
+    return ball
+
+
+def cannon(events: Iterable[Event], cue: str) -> bool:
+    """The cue ball touched two different object balls during the stroke (both object balls:
+    a shot has at most three balls)."""
+    return len({ball for _, ball in _cue_contacts(events, cue)}) >= 2
+
+
+def potted(events: Iterable[Event]) -> tuple[str, ...]:
+    """Balls that fell into a pocket, in the order they fell."""
+    return tuple(ball for event in events if event.kind is EventKind.POCKET for ball in event.balls)
+
+
+def off_table(events: Iterable[Event]) -> tuple[str, ...]:
+    """Balls forced off the table, in order (none from the current 2-D engine)."""
+    return tuple(
+        ball for event in events if event.kind.value == _OFF_TABLE_KIND for ball in event.balls
+    )
+
+
+def crossed_baulk(events: Iterable[Event], rest: Mapping[str, Vec2 | None], cue: str) -> bool:
+    """The cue ball's centre crossed the baulk line moving into baulk and the ball came to
+    rest with its centre in baulk (RULES.md decision 10). A potted cue ball did not; a cue
+    ball that crossed in and then left baulk again did not either (it rests out of baulk)."""
+    at = rest.get(cue)
+    if at is None or not in_baulk(at):
+        return False
+    return any(
+        event.kind is EventKind.BAULK_LINE and event.direction == "in" and cue in event.balls
+        for event in events
+    )
+
+
+def touching(rest: Mapping[str, Vec2 | None], cue: str) -> bool:
+    """The cue ball came to rest touching another ball: centres within one diameter plus
+    1e-6 m (RULES.md decision 2). A potted cue ball touches nothing."""
+    at = rest.get(cue)
+    if at is None:
+        return False
+    return any(
+        other is not None and balls_touching(at, other)
+        for ball, other in rest.items()
+        if ball != cue
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """A stroke as the referee protocol describes it, derived from a simulated shot.
+
+    ``positions`` are the rest positions of the balls still on the table (potted balls are
+    left out, as the referee requires).
+    """
+
+    first_hit: str | None
+    cannon: bool
+    potted: tuple[str, ...]
+    off_table: tuple[str, ...]
+    crossed_baulk: bool
+    touching: bool
+    positions: Mapping[str, Vec2]
+
+    def to_json(self) -> dict[str, Any]:
+        """The shot protocol's ``outcome`` object (a referee ``stroke`` line without its
+        ``type``), with plain lists and floats, ready for :func:`json.dumps`."""
+        return {
+            "first_hit": self.first_hit,
+            "cannon": self.cannon,
+            "potted": list(self.potted),
+            "off_table": list(self.off_table),
+            "crossed_baulk": self.crossed_baulk,
+            "touching": self.touching,
+            "positions": {ball: [float(x), float(y)] for ball, (x, y) in self.positions.items()},
+        }
+
+
+def outcome(result: ShotResult, cue: str) -> Outcome:
+    """The referee's view of a simulated shot played with cue ball ``cue``."""
+    events = result.events
+    return Outcome(
+        first_hit=first_hit(events, cue),
+        cannon=cannon(events, cue),
+        potted=potted(events),
+        off_table=off_table(events),
+        crossed_baulk=crossed_baulk(events, result.rest, cue),
+        touching=touching(result.rest, cue),
+        positions={ball: at for ball, at in result.rest.items() if at is not None},
+    )
