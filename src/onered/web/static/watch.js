@@ -1,0 +1,61 @@
+// The spectators' live view: read only; polls the game and shows what changed.
+import {
+  GameModel, I, TableView, drawPosition, callsText, describe, el, gameIdFromPath, renderLast, notes, renderScoreboard,
+  setupPage, showError, t, tableGeometry, word,
+} from "./common.js";
+
+const POLL_MS = 1500;
+const id = gameIdFromPath();
+const model = new GameModel(id);
+const $ = (x) => document.getElementById(x);
+let table = null;
+
+function render() {
+  const view = model.view;
+  if (!view) return;
+  renderScoreboard($("scoreboard"), view);
+  const last = view.last;
+  $("calls").replaceChildren(...last.calls.map((c) => el("span", { class: `call ${c.code}`, dataset: { call: c.code }, text: word("calls", c.code) })));
+  renderLast($("last"), view, model.log);
+  const s = view.state;
+  $("notes").replaceChildren(...notes(view).map((n) => el("li", { text: n })));
+  const rows = model.log.filter((e) => e.in.type !== "match").slice(-40).reverse().map((e) =>
+    el("tr", { class: e.out.foul ? "foul" : "" },
+      el("td", { class: "num", text: String(e.out.stroke) }),
+      el("td", { text: e.out.striker || "" }),
+      el("td", {}, describe(e), e.out.calls.length ? el("div", { class: "small muted", text: callsText(e.out.calls) }) : null),
+      el("td", { class: "num", text: view.match.players.map((p) => e.out.score[p]).join(":") })));
+  $("log").replaceChildren(el("tbody", {}, ...rows));
+  $("record-link").href = `/games/${id}`;
+  if (table) {
+    drawPosition(table, view);
+  }
+  document.body.dataset.version = String(s.version);
+  document.body.dataset.revision = String(view.revision);
+}
+
+async function tick() {
+  try {
+    if (await model.poll()) render();
+    showError($("error"), null);
+  } catch (e) {
+    showError($("error"), e);
+  }
+  setTimeout(tick, POLL_MS);
+}
+
+async function main() {
+  await setupPage(render);
+  try {
+    table = new TableView($("table"), await tableGeometry());
+    await model.load();
+  } catch (e) {
+    showError($("error"), e);
+  }
+  render();
+  window.addEventListener("resize", render);
+  document.body.dataset.ready = I.lang;
+  setTimeout(tick, POLL_MS);
+}
+
+main();

@@ -1,0 +1,298 @@
+"""The games, line by line, in an embedded SQLite database (standard library only).
+
+A game is a row of ``games`` (its mode, the hash of its secret, settings and a summary for
+the list) and its input lines in ``lines``, numbered from 0 (the match line). Every change is
+one transaction, committed before the caller answers: the database runs in WAL mode with
+``synchronous=FULL``, so a line whose change returned is on disk even if the process is
+killed right after.
+
+Changes go through :meth:`Store.edit`, which takes the database's write lock first
+(``BEGIN IMMEDIATE``) so that reading the lines, checking the new one and writing it is
+atomic, also between processes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+
+#: File name of the database inside the data folder.
+DB_NAME = "onered.sqlite3"
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    mode TEXT NOT NULL,
+    token_hash TEXT NOT NULL,
+    created REAL NOT NULL,
+    updated REAL NOT NULL,
+    settings TEXT NOT NULL,
+    summary TEXT NOT NULL,
+    revision INTEGER NOT NULL DEFAULT 0,
+    changed_from INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS lines (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    body TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS games_updated ON games(updated);
+"""
+
+
+class Mode(Enum):
+    """How a game is fed: marked at a real table, played on the simulated table, imported."""
+
+    MARK = "mark"
+    PLAY = "play"
+    IMPORT = "import"
+
+
+class StoreError(RuntimeError):
+    """The database cannot be opened or is not onered's."""
+
+
+class ConflictError(Exception):
+    """The game changed since the client last saw it (``expected`` lines, found ``found``)."""
+
+    def __init__(self, expected: int, found: int) -> None:
+        super().__init__(
+            f"after: you saw {expected} lines, the game now has {found}; reload and try again"
+        )
+        self.expected = expected
+        self.found = found
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """A game as listed: no lines, no secret."""
+
+    id: str
+    mode: Mode
+    created: float
+    updated: float
+    settings: Mapping[str, object]
+    summary: Mapping[str, object]
+    revision: int
+    changed_from: int
+
+
+def hash_token(token: str) -> str:
+    """What is stored of a game's secret: its SHA-256, hex."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def _row(r: sqlite3.Row) -> GameRow:
+    return GameRow(
+        id=r["id"],
+        mode=Mode(r["mode"]),
+        created=r["created"],
+        updated=r["updated"],
+        settings=json.loads(r["settings"]),
+        summary=json.loads(r["summary"]),
+        revision=r["revision"],
+        changed_from=r["changed_from"],
+    )
+
+
+class Edit:
+    """The lines of one game inside a write transaction (see :meth:`Store.edit`)."""
+
+    def __init__(self, conn: sqlite3.Connection, game_id: str, lines: list[str]) -> None:
+        self._conn = conn
+        self.game_id = game_id
+        self.lines: tuple[str, ...] = tuple(lines)
+        self._summary: Mapping[str, object] | None = None
+        #: The lowest line number this edit changed (the number of lines if none).
+        self.changed_from = len(lines)
+
+    def pop(self) -> str:
+        """Delete the last line (never the match line) and return it."""
+        if len(self.lines) <= 1:
+            raise ValueError("nothing to undo: only the match line is left")
+        last = self.lines[-1]
+        self._conn.execute(
+            "DELETE FROM lines WHERE game_id = ? AND seq = ?", (self.game_id, len(self.lines) - 1)
+        )
+        self.lines = self.lines[:-1]
+        self.changed_from = min(self.changed_from, len(self.lines))
+        return last
+
+    def push(self, line: str) -> None:
+        """Append a line."""
+        self._conn.execute(
+            "INSERT INTO lines (game_id, seq, body) VALUES (?, ?, ?)",
+            (self.game_id, len(self.lines), line),
+        )
+        self.changed_from = min(self.changed_from, len(self.lines))
+        self.lines = (*self.lines, line)
+
+    def set_summary(self, summary: Mapping[str, object]) -> None:
+        """The list's summary of the game after this change."""
+        self._summary = summary
+
+    def _finish(self) -> None:
+        self._conn.execute(
+            "UPDATE games SET updated = ?, revision = revision + 1, changed_from = ? WHERE id = ?",
+            (time.time(), self.changed_from, self.game_id),
+        )
+        if self._summary is not None:
+            self._conn.execute(
+                "UPDATE games SET summary = ? WHERE id = ?",
+                (json.dumps(self._summary, ensure_ascii=False), self.game_id),
+            )
+
+
+class Store:
+    """The database of one data folder. Thread-safe: one connection behind a lock."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = Path(data_dir)
+        self.path = self.data_dir / DB_NAME
+        try:
+            self.data_dir.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(
+                self.path, isolation_level=None, check_same_thread=False, timeout=10.0
+            )
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(
+                f"data folder {self.data_dir}: cannot open the database: {exc}"
+            ) from exc
+        conn.row_factory = sqlite3.Row
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=FULL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version not in (0, SCHEMA_VERSION):
+                raise StoreError(
+                    f"{self.path}: database schema version {version} is not "
+                    f"{SCHEMA_VERSION} (made by another version of onered?)"
+                )
+            conn.executescript(_SCHEMA)
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            raise StoreError(f"{self.path}: not a usable SQLite database: {exc}") from exc
+        self._conn = conn
+        self._lock = threading.RLock()
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    # --- reading ------------------------------------------------------------------------
+
+    def game(self, game_id: str) -> GameRow | None:
+        with self._lock:
+            r = self._conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+        return None if r is None else _row(r)
+
+    def lines(self, game_id: str) -> list[str]:
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT body FROM lines WHERE game_id = ? ORDER BY seq", (game_id,)
+            ).fetchall()
+        return [r[0] for r in rows]
+
+    def games(self, limit: int = 100, offset: int = 0) -> list[GameRow]:
+        """Games, the most recently changed first."""
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT * FROM games ORDER BY updated DESC, id LIMIT ? OFFSET ?", (limit, offset)
+            ).fetchall()
+        return [_row(r) for r in rows]
+
+    def count(self) -> int:
+        with self._lock:
+            n: int = self._conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+        return n
+
+    def check_token(self, game_id: str, token: str) -> bool:
+        """The token is the game's secret (compared in constant time)."""
+        with self._lock:
+            r = self._conn.execute(
+                "SELECT token_hash FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
+        if r is None:
+            return False
+        return hmac.compare_digest(str(r[0]), hash_token(token))
+
+    # --- writing ------------------------------------------------------------------------
+
+    def create(
+        self,
+        mode: Mode,
+        lines: Sequence[str],
+        settings: Mapping[str, object],
+        summary: Mapping[str, object],
+    ) -> tuple[str, str]:
+        """Store a new game with its first lines; return its id and its secret token (the
+        only time the token is seen: the store keeps its hash)."""
+        token = secrets.token_urlsafe(24)
+        now = time.time()
+        with self._lock, self._transaction():
+            while True:
+                game_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+                if self._conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone():
+                    continue
+                break
+            self._conn.execute(
+                "INSERT INTO games (id, mode, token_hash, created, updated, settings, summary) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    game_id,
+                    mode.value,
+                    hash_token(token),
+                    now,
+                    now,
+                    json.dumps(settings, ensure_ascii=False),
+                    json.dumps(summary, ensure_ascii=False),
+                ),
+            )
+            self._conn.executemany(
+                "INSERT INTO lines (game_id, seq, body) VALUES (?, ?, ?)",
+                [(game_id, seq, line) for seq, line in enumerate(lines)],
+            )
+        return game_id, token
+
+    @contextmanager
+    def edit(self, game_id: str, expected: int | None = None) -> Iterator[Edit]:
+        """Change a game's lines in one transaction, committed (to disk) when the block
+        ends without an exception and rolled back otherwise. ``expected``: the number of
+        lines the client saw; another number raises :class:`ConflictError`. Raises
+        ``KeyError`` for an unknown game."""
+        with self._lock, self._transaction():
+            if not self._conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone():
+                raise KeyError(game_id)
+            rows = self._conn.execute(
+                "SELECT body FROM lines WHERE game_id = ? ORDER BY seq", (game_id,)
+            ).fetchall()
+            lines = [r[0] for r in rows]
+            if expected is not None and expected != len(lines):
+                raise ConflictError(expected, len(lines))
+            edit = Edit(self._conn, game_id, lines)
+            yield edit
+            edit._finish()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+        self._conn.execute("COMMIT")

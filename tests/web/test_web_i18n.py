@@ -1,0 +1,73 @@
+"""Every label and every call of the pages exists in Russian and in English."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from onered.rules import Ball, CallCode, FoulCode, Option, ScoreKind
+from onered.table import Spot
+from onered.texts import Lang
+from onered.web import i18n
+from onered.web.marking import CALLER_FOULS, Part
+
+STATIC = Path(i18n.__file__).parent / "static"
+
+
+def used_keys() -> set[str]:
+    """Label keys the static pages ask for: data-i18n attributes and t("...") calls."""
+    keys: set[str] = set()
+    for path in STATIC.iterdir():
+        text = path.read_text(encoding="utf-8") if path.suffix in (".html", ".js") else ""
+        keys |= set(re.findall(r'data-i18n(?:-page|-title|-placeholder)?="([\w.]+)"', text))
+        keys |= set(re.findall(r'\bt\("([\w.]+)"', text))
+        # keys built from a prefix and a value: home.mode.<mode>, home.strength.<name>
+        for prefix in re.findall(r"t\(`([\w.]+)\.\$\{", text):
+            keys |= {k for k in i18n.UI if k.startswith(prefix + ".")}
+    return keys
+
+
+def test_every_key_the_pages_use_exists() -> None:
+    missing = sorted(used_keys() - set(i18n.UI))
+    assert missing == []
+
+
+def test_every_label_has_both_languages_with_the_same_fields() -> None:
+    for key, texts in i18n.UI.items():
+        assert set(texts) == {Lang.RU, Lang.EN}, key
+        assert texts[Lang.RU].strip(), key
+        assert texts[Lang.EN].strip(), key
+        assert set(re.findall(r"\{\w+\}", texts[Lang.RU])) == set(
+            re.findall(r"\{\w+\}", texts[Lang.EN])
+        ), key
+    # Russian labels are Russian: no label is written in Latin letters only.
+    latin_only = [
+        k
+        for k, v in i18n.UI.items()
+        if re.search("[a-z]", v[Lang.RU], re.I) and not re.search("[а-яё]", v[Lang.RU], re.I)
+    ]
+    assert latin_only == []
+
+
+@pytest.mark.parametrize("lang", list(Lang))
+def test_the_bundle_names_every_code(lang: Lang) -> None:
+    bundle = i18n.bundle(lang)
+    assert set(bundle["calls"]) == {c.value for c in CallCode}  # type: ignore[arg-type]
+    assert set(bundle["fouls"]) == {f.value for f in FoulCode}  # type: ignore[arg-type]
+    assert set(bundle["scores"]) == {k.value for k in ScoreKind}  # type: ignore[arg-type]
+    assert set(bundle["options"]) == {o.value for o in Option}  # type: ignore[arg-type]
+    assert set(bundle["balls"]) == {b.value for b in Ball}  # type: ignore[arg-type]
+    assert set(bundle["spots"]) == {s.value for s in Spot}  # type: ignore[arg-type]
+    assert set(bundle["parts"]) == {p.value for p in Part}  # type: ignore[arg-type]
+    assert bundle["caller_fouls"] == [f.value for f in CALLER_FOULS]
+
+
+def test_calls_come_from_the_referees_texts() -> None:
+    assert i18n.bundle(Lang.RU)["calls"]["ten_hazards"] == "Десять сыгрываний!"  # type: ignore[index]
+    assert i18n.bundle(Lang.EN)["calls"]["touching_ball"] == "Touching ball!"  # type: ignore[index]
+
+
+def test_no_label_is_left_unused() -> None:
+    assert sorted(set(i18n.UI) - used_keys()) == []

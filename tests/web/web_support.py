@@ -1,0 +1,168 @@
+"""Helpers for the web app's tests: the API in-process, and a real server in a subprocess."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+P1 = "Ivanov"
+P2 = "Petrov"
+REPO = Path(__file__).resolve().parents[2]
+
+
+@dataclass
+class Reply:
+    """An HTTP answer, read."""
+
+    status: int
+    body: Any
+    text: str
+    headers: Mapping[str, str]
+
+    @property
+    def error(self) -> str:
+        return str(self.body.get("error", "")) if isinstance(self.body, dict) else ""
+
+
+class Api:
+    """The app in-process through httpx's ASGI transport, with a synchronous face: each call
+    runs one request in its own event loop (the app's store lives outside any loop)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        json: Any = None,
+        content: str | bytes | None = None,
+        token: str | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> Reply:
+        async def one() -> Reply:
+            transport = httpx.ASGITransport(app=self.app)
+            async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+                h = dict(headers or {})
+                if token is not None:
+                    h["X-Game-Token"] = token
+                r = await client.request(method, path, json=json, content=content, headers=h)
+                try:
+                    body = r.json()
+                except ValueError:
+                    body = None
+                return Reply(r.status_code, body, r.text, dict(r.headers))
+
+        return asyncio.run(one())
+
+    def get(self, path: str, **kw: Any) -> Reply:
+        return self.request("GET", path, **kw)
+
+    def post(self, path: str, **kw: Any) -> Reply:
+        return self.request("POST", path, **kw)
+
+    # --- shortcuts --------------------------------------------------------------------
+
+    def new_mark(self, target: int = 100, **extra: Any) -> tuple[str, str]:
+        r = self.post(
+            "/api/games", json={"mode": "mark", "players": [P1, P2], "target": target, **extra}
+        )
+        assert r.status == 201, r.text
+        return r.body["id"], r.body["token"]
+
+    def mark(self, game: str, token: str, **body: Any) -> Reply:
+        return self.post(f"/api/games/{game}/mark", json=body, token=token)
+
+    def game(self, game: str) -> dict[str, Any]:
+        r = self.get(f"/api/games/{game}")
+        assert r.status == 200, r.text
+        body: dict[str, Any] = r.body
+        return body
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Server:
+    """``onered serve`` in a subprocess on a free loopback port."""
+
+    def __init__(self, data: Path) -> None:
+        self.data = data
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[str] | None = None
+        self.banner: list[str] = []
+
+    def start(self) -> None:
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "onered",
+                "serve",
+                "--port",
+                str(self.port),
+                "--data",
+                str(self.data),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env=env,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                out = self.proc.stdout.read() if self.proc.stdout else ""
+                raise RuntimeError(f"onered serve exited with {self.proc.returncode}: {out}")
+            try:
+                if httpx.get(self.base + "/api/health", timeout=1).status_code == 200:
+                    if self.proc.stdout is not None:
+                        self.banner = [self.proc.stdout.readline(), self.proc.stdout.readline()]
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError("onered serve did not answer within 30 s")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown handlers, no flushing."""
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+            self.proc = None
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+            self.proc = None
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    """Width and height of a PNG file, read from its header (raises if it is no PNG)."""
+    data = path.read_bytes()
+    if data[:8] != b"\x89PNG\r\n\x1a\n" or data[12:16] != b"IHDR":
+        raise ValueError(f"{path} is not a PNG file")
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
