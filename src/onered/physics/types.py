@@ -68,13 +68,19 @@ class Strike:
 @dataclass(frozen=True, slots=True)
 class Segment:
     """One piece of a ball's trajectory: for ``t0 <= t <= t1`` the centre is
-    ``p(t) = p0 + v0*(t - t0) + 0.5*a*(t - t0)**2`` (a quadratic, as every piece is)."""
+    ``p(t) = p0 + v0*(t - t0) + 0.5*a*(t - t0)**2`` (a quadratic, as every piece is).
+
+    ``w0`` is the angular velocity at ``t0`` and ``dw`` its constant rate of change:
+    ``w(t) = w0 + dw*(t - t0)``, except that the vertical spin ``w[2]`` stops at zero
+    (``dw[2]`` always points towards zero)."""
 
     t0: float
     t1: float
     p0: Vec2
     v0: Vec2
     a: Vec2
+    w0: Vec3 = (0.0, 0.0, 0.0)
+    dw: Vec3 = (0.0, 0.0, 0.0)
 
 
 @dataclass(frozen=True, slots=True)

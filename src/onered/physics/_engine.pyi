@@ -1,0 +1,47 @@
+"""Type stub of the C event loop (``_engine.c``)."""
+
+from collections.abc import Sequence
+from typing import TypeAlias
+
+from onered.physics.types import ShotResult
+
+#: (t, kind, a, b, cushion, pocket, direction), integer-coded as in engine.CompactShot
+RawEvent: TypeAlias = tuple[float, int, int, int, int, int, int]
+#: t0, t1, x, y, vx, vy, ax, ay, wx, wy, wz, dwx, dwy, dwz
+RawSegment: TypeAlias = tuple[float, ...]
+#: (status, duration, rest per ball, events, segments per ball or None)
+RawShot: TypeAlias = tuple[
+    int,
+    float,
+    tuple[tuple[float, float] | None, ...],
+    tuple[RawEvent, ...],
+    tuple[tuple[RawSegment, ...], ...] | None,
+]
+
+class Context:
+    """Parameters and table geometry, parsed once for many simulations."""
+
+    def __init__(
+        self,
+        phys: Sequence[float],
+        geometry: Sequence[float],
+        builders: tuple[object, ...] | None = None,
+    ) -> None: ...
+    def validate(self, positions: Sequence[float]) -> tuple[int, int, int] | None: ...
+    def simulate(
+        self, positions: Sequence[float], cue: int, launches: Sequence[float], paths: bool
+    ) -> list[RawShot]: ...
+    def results(
+        self,
+        positions: Sequence[float],
+        cue: int,
+        launches: Sequence[float],
+        paths: bool,
+        names: tuple[str, ...],
+        order: Sequence[int],
+    ) -> list[ShotResult | None]: ...
+
+def first_entry(coefficients: Sequence[float], horizon: float) -> float:
+    """The first t in [0, horizon] where c0 + c1 t + ... enters <= 0 from above (0 if it is
+    <= 0 and decreasing at t = 0), else inf; quadratics in closed form, else by exact root
+    isolation."""

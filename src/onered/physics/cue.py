@@ -1,0 +1,100 @@
+"""The cue strike: from a cue action (aim, tip offset, elevation, launch speed) to the cue
+ball's launch state.
+
+Instantaneous point model (Alciatore, TP A-30; pooltool's ``instantaneous_point``): the
+tip pushes the ball with an impulse J along the cue at the contact point
+``Q = R (a e_r + b e_u - sqrt(1 - a^2 - b^2) e_c)``, where ``e_c`` points along the cue
+(down by the elevation), ``e_r`` to the right of it (horizontal) and ``e_u = e_r x e_c``
+"up" as seen along the cue, and (a, b) = (side, height) are the tip offsets in units of R.
+The ball gets ``v = J / m`` along ``e_c`` and ``w = Q x J / I = (5 v / 2R)(a e_u - b e_r)``:
+top/back spin about the horizontal axis from the height, vertical-axis spin from the side
+(right-hand side gives w_z > 0, counter-clockwise seen from above, which makes the ball
+rebound to the right off a cushion it meets square on). The vertical part of ``v`` (down
+into the cloth, for an elevated cue) is absorbed by the table: there are no jumps. The
+ball leaves at a small angle to the cue when struck off-centre (squirt, TP A-31):
+``tan(alpha) = (5/2) a sqrt(1 - a^2) / (1 + m / m_end + (5/2)(1 - a^2))``, to the side
+opposite the tip offset.
+
+The shot protocol's ``speed`` is the ball's launch speed ``v``; :func:`cue_speed` gives the
+cue speed that produces it (an elastic tip: ``v = 2 V / (1 + m/M + (5/2)(a^2 + b^2))``).
+"""
+
+from __future__ import annotations
+
+import math
+
+from onered.physics.errors import PhysicsInputError
+from onered.physics.params import Params
+from onered.physics.types import Launch, Strike
+
+#: Launch speeds (m/s) the engine accepts: (0, MAX_SPEED].
+MAX_SPEED = 10.0
+#: The tip must touch the ball within this fraction of its radius from the centre.
+MAX_TIP_OFFSET = 0.8
+
+
+def _check_strike(strike: Strike) -> None:
+    for name in ("speed", "aim", "side", "height", "elevation"):
+        value = getattr(strike, name)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise PhysicsInputError(f"strike.{name} must be a number, got {value!r}")
+        if not math.isfinite(value):
+            raise PhysicsInputError(f"strike.{name} must be finite, got {value!r}")
+    if not 0 < strike.speed <= MAX_SPEED:
+        raise PhysicsInputError(
+            f"strike.speed must lie in (0, {MAX_SPEED}] m/s, got {strike.speed!r}"
+        )
+    offset = math.hypot(strike.side, strike.height)
+    if offset > MAX_TIP_OFFSET + 1e-12:
+        raise PhysicsInputError(
+            f"strike tip offset (side {strike.side!r}, height {strike.height!r}) lies "
+            f"{offset:.4g} R from the centre; it must be within {MAX_TIP_OFFSET} R"
+        )
+    if not 0 <= strike.elevation <= 90:
+        raise PhysicsInputError(
+            f"strike.elevation must lie in [0, 90] degrees, got {strike.elevation!r}"
+        )
+
+
+def squirt_angle(side: float, params: Params) -> float:
+    """Angle (radians) between the cue and the ball's launch direction for a tip offset
+    ``side`` (units of R); positive (to the left) for right-hand side."""
+    if params.cue_end_mass == 0 or side == 0:
+        return 0.0
+    rest = 1 - side * side
+    num = 2.5 * side * math.sqrt(rest)
+    den = 1 + params.m / params.cue_end_mass + 2.5 * rest
+    return math.atan2(num, den)
+
+
+def strike_to_launch(strike: Strike, params: Params) -> Launch:
+    """The cue ball's velocity and angular velocity just after the strike.
+
+    Raises :class:`PhysicsInputError` for a speed outside (0, 10] m/s, a tip offset beyond
+    0.8 R, an elevation outside [0, 90] degrees, or a non-finite number.
+    """
+    _check_strike(strike)
+    phi = math.radians(strike.aim)
+    theta = math.radians(strike.elevation)
+    a, b, v = strike.side, strike.height, strike.speed
+    cp, sp = math.cos(phi), math.sin(phi)
+    ct, st = math.cos(theta), math.sin(theta)
+    e_r = (sp, -cp, 0.0)
+    e_u = (cp * st, sp * st, ct)
+    k = 5 * v / (2 * params.R)
+    w = (
+        k * (a * e_u[0] - b * e_r[0]),
+        k * (a * e_u[1] - b * e_r[1]),
+        k * (a * e_u[2] - b * e_r[2]),
+    )
+    direction = phi + squirt_angle(a, params)
+    horizontal = v * ct
+    return Launch((horizontal * math.cos(direction), horizontal * math.sin(direction)), w)
+
+
+def cue_speed(strike: Strike, params: Params) -> float:
+    """The cue speed (m/s) that launches the ball at ``strike.speed`` (elastic tip, cue of
+    mass ``params.cue_mass``)."""
+    _check_strike(strike)
+    a, b = strike.side, strike.height
+    return strike.speed * (1 + params.m / params.cue_mass + 2.5 * (a * a + b * b)) / 2

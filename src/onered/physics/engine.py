@@ -1,0 +1,373 @@
+"""The event-based table simulation: validated entry points over the C event loop.
+
+Model (the C code in ``_engine.c`` implements exactly this):
+
+- **Motion between events** is in closed form (Leckie & Greenspan 2005). A ball with slip
+  ``u = v + R z x w`` at the cloth slides: ``a = -mu_s g u^``,
+  ``dw/dt = (5 mu_s g / 2R) z x u^``, until ``t_s = 2|u0| / (7 mu_s g)``. A rolling ball
+  slows at ``mu_r g`` and stops after ``|v0| / (mu_r g)``, having run ``|v0|^2/(2 mu_r g)``.
+  The vertical-axis spin falls by ``5 mu_sp g / (2R)`` rad/s^2 in every state (pooltool's
+  convention); a ball that stops rolling with spin left spins in place until it is gone.
+- **Events** are the exact first roots of low-degree polynomials in time: ball-ball
+  contact ``|r1 - r2| = 2R`` (quartic), a cushion nose or jaw facing at distance R
+  (quadratic, contact point within the segment), a rounded knuckle at distance
+  ``R + rho`` (quartic), the pocket fall: the centre enters the fall circle (quartic), the
+  baulk line ``y = 0.737`` (quadratic), and the motion transitions. Each ball's next
+  events are cached and recomputed only when its motion changes. Ties in time resolve in
+  a fixed order: by ball (ids sorted), then transition, table contact, baulk line, and
+  ball pairs.
+- **Ball-ball** collisions: equal masses, normal impulse with restitution ``e_b``,
+  friction at the contact ``mu = mu_b_a + mu_b_b exp(-mu_b_c |slip|)`` (Alciatore TP A-14)
+  limited to stopping the slip: cut- and spin-induced throw.
+- **Cushions and knuckles**: Han (2005), "Dynamics in carom and three cushion billiards"
+  (J. Mech. Sci. Tech. 19(4)), with the nose touching the ball at ``cushion_height``.
+  A rebound too slow to leave the cushion against the cloth friction pressing the ball
+  back (an excursion under 10 micrometres) settles the ball against the cushion instead.
+- **Pushes**: a ball pressed into another by cloth friction (a push stroke, or a ball with
+  top spin just behind another) would bounce ever more often with ever smaller speeds.
+  When a rebound would part the balls by less than 10 micrometres before they meet again,
+  the contact is resolved as a sustained push: a plastic impulse between the balls plus
+  the cloth-friction impulses that stop their slip along the line of centres (closed
+  form, energy only decreases); if rolling resistance alone still presses them, they roll
+  on together.
+- **Degenerate cases**: touching balls and a ball resting against a cushion give roots at
+  the current time and are taken as impacts only when approaching faster than 1e-9 m/s
+  (or pressed together); balls rolling side by side give a quartic with vanishing leading
+  terms, which the root isolation handles as a lower degree; a crossing of the baulk line
+  is reported once even when the ball rolls along it.
+
+Determinism: one code path, IEEE doubles in a fixed order; the same inputs give
+bit-identical outputs.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, NamedTuple
+
+from onered import table as _table
+from onered.physics._engine import Context
+from onered.physics.errors import PhysicsError, PhysicsInputError
+from onered.physics.geometry import Line, TableSpec
+from onered.physics.params import Params
+from onered.physics.types import Event, EventKind, Launch, Segment, ShotResult, Vec2
+
+if TYPE_CHECKING:
+    from onered.physics._engine import RawShot
+
+#: Event kinds by the integer code used in :class:`CompactShot` events.
+EVENT_KINDS: tuple[EventKind, ...] = tuple(EventKind)
+#: Baulk-line directions by code (0: not a baulk-line event).
+DIRECTIONS: tuple[str | None, ...] = (None, "in", "out")
+#: Largest launch speed accepted (m/s), and largest spin surface speed R|w| (m/s).
+MAX_SPEED = 10.0
+MAX_SPIN_SPEED = 25.0
+#: A safety bound on events in one shot (physical shots have tens).
+MAX_EVENTS = 10_000
+
+_DEFAULT_PARAMS = Params()
+_DEFAULT_TABLE = TableSpec()
+
+
+class CompactShot(NamedTuple):
+    """A shot in the lean form of :func:`simulate_compact`.
+
+    ``rest`` holds each ball's rest position (``None`` if potted) in the order of
+    :attr:`CompactBatch.ball_ids`. Each event is a tuple of integers after its time:
+    ``(t, kind, a, b, cushion, pocket, direction)``: ``kind`` indexes
+    :data:`EVENT_KINDS`, ``a`` and ``b`` index ``ball_ids`` (``b = -1`` unless a ball-ball
+    event), ``cushion`` indexes ``onered.table.CUSHION_NAMES`` (``-1``: none, or a jaw
+    when ``kind`` is a cushion), ``pocket`` indexes ``onered.table.POCKET_NAMES`` (for a
+    pocket or a jaw, else ``-1``), ``direction`` indexes :data:`DIRECTIONS`.
+    """
+
+    duration: float
+    rest: tuple[Vec2 | None, ...]
+    events: tuple[tuple[float, int, int, int, int, int, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CompactBatch:
+    """Many shots from one position in the lean form: no trajectories, integer-coded
+    events (see :class:`CompactShot`)."""
+
+    ball_ids: tuple[str, ...]
+    shots: tuple[CompactShot, ...]
+
+
+@lru_cache(maxsize=16)
+def _context(params: Params, table: TableSpec) -> Context:
+    """The C engine's view of parameters and table (built once per pair)."""
+    table.check_ball_radius(params.R)
+    geo = table.geometry()
+    phys = (
+        params.R, params.m, params.g, params.mu_s, params.mu_r, params.mu_sp, params.e_b,
+        params.e_c, params.f_c, params.cushion_height, params.mu_b_a, params.mu_b_b,
+        params.mu_b_c, float(MAX_EVENTS),
+    )  # fmt: skip
+    flat: list[float] = [geo.baulk_y]
+    for line in geo.cushions:
+        flat += _line(line)
+    for pocket in geo.pockets:
+        flat += [*pocket.fall_centre, pocket.fall_radius]
+        for facing in pocket.facings:
+            flat += _line(facing)
+        for knuckle in pocket.knuckles:
+            flat += [*knuckle.centre, knuckle.radius]
+    flat.append(float(len(geo.outline)))
+    for point in geo.outline:
+        flat += point
+    try:
+        return Context(phys, tuple(flat), _BUILDERS)
+    except TypeError:  # result classes the C code cannot fill: build them in Python
+        return Context(phys, tuple(flat))
+
+
+#: What the C engine needs to build results itself: the result classes, then the names it
+#: indexes (event kinds; cushions with "jaw" and None; pockets with None; directions).
+_BUILDERS = (
+    Event,
+    Segment,
+    ShotResult,
+    tuple(EventKind),
+    (*_table.CUSHION_NAMES, "jaw", None),
+    (*_table.POCKET_NAMES, None),
+    (None, "in", "out"),
+)
+
+
+def _line(line: Line) -> list[float]:
+    (x0, y0), (x1, y1) = line.start, line.end
+    length = math.hypot(x1 - x0, y1 - y0)
+    return [x0, y0, (x1 - x0) / length, (y1 - y0) / length, *line.normal, length]
+
+
+def _number(value: object, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise PhysicsInputError(f"{what} must be a number, got {value!r}")
+    if not math.isfinite(value):
+        raise PhysicsInputError(f"{what} must be finite, got {value!r}")
+    return float(value)
+
+
+_PLAIN = frozenset((float, int))
+
+
+def _vector(value: object, size: int, what: str) -> tuple[float, ...]:
+    if (
+        isinstance(value, tuple | list)
+        and len(value) == size
+        and set(map(type, value)) <= _PLAIN
+        and all(map(math.isfinite, value))
+    ):
+        return tuple(value)  # the common case: plain finite numbers
+    if not isinstance(value, tuple | list) or len(value) != size:
+        raise PhysicsInputError(f"{what} must be {size} numbers, got {value!r}")
+    return tuple(_number(x, f"{what}[{k}]") for k, x in enumerate(value))
+
+
+def _prepare(
+    balls: Mapping[str, tuple[float, float]],
+    cue_ball: str,
+    params: Params | None,
+    table: TableSpec | None,
+) -> tuple[Context, Params, tuple[str, ...], list[float], int]:
+    """Check the position; return the engine, the ball ids in engine order (sorted), the
+    flat positions and the cue ball's index."""
+    params = _DEFAULT_PARAMS if params is None else params
+    table = _DEFAULT_TABLE if table is None else table
+    if not isinstance(params, Params):
+        raise PhysicsInputError(f"params must be a Params, got {type(params).__name__}")
+    if not isinstance(table, TableSpec):
+        raise PhysicsInputError(f"table must be a TableSpec, got {type(table).__name__}")
+    if not isinstance(balls, Mapping) or not balls:
+        raise PhysicsInputError("balls must be a non-empty mapping of ball id to [x, y]")
+    for ball in balls:
+        if not isinstance(ball, str):
+            raise PhysicsInputError(f"ball ids must be strings, got {ball!r}")
+    if not isinstance(cue_ball, str) or cue_ball not in balls:
+        raise PhysicsInputError(
+            f"cue_ball {cue_ball!r} is not one of the balls on the table {sorted(balls)}"
+        )
+    ids = tuple(sorted(balls))
+    flat: list[float] = []
+    for ball in ids:
+        flat += _vector(balls[ball], 2, f"balls[{ball!r}]")
+    ctx = _context(params, table)
+    problem = ctx.validate(flat)
+    if problem is not None:
+        code, i, j = problem
+        name = ids[i]
+        where = f"balls[{name!r}] at ({flat[2 * i]:.6g}, {flat[2 * i + 1]:.6g})"
+        if code == 1:
+            raise PhysicsInputError(f"{where} is off the table")
+        if code == 2:
+            raise PhysicsInputError(f"{where} is over the {_table.POCKET_NAMES[j]} pocket")
+        if code == 3:
+            raise PhysicsInputError(f"{where} overlaps the {_table.CUSHION_NAMES[j]} cushion")
+        if code == 4:
+            raise PhysicsInputError(
+                f"{where} overlaps a jaw of the {_table.POCKET_NAMES[j]} pocket"
+            )
+        raise PhysicsInputError(f"{where} overlaps balls[{ids[j]!r}]")
+    return ctx, params, ids, flat, ids.index(cue_ball)
+
+
+def _launch_numbers(launch: Launch, params: Params, what: str) -> list[float]:
+    if not isinstance(launch, Launch):
+        raise PhysicsInputError(f"{what} must be a Launch, got {type(launch).__name__}")
+    vx, vy = _vector(launch.v, 2, f"{what}.v")
+    wx, wy, wz = _vector(launch.w, 3, f"{what}.w")
+    speed = math.hypot(vx, vy)
+    spin = params.R * math.sqrt(wx * wx + wy * wy + wz * wz)
+    if speed > MAX_SPEED * (1 + 1e-12):  # (a strike at exactly MAX_SPEED may round up)
+        raise PhysicsInputError(
+            f"{what}.v: speed {speed:.6g} m/s is above the limit of {MAX_SPEED} m/s"
+        )
+    if spin > MAX_SPIN_SPEED * (1 + 1e-12):
+        raise PhysicsInputError(
+            f"{what}.w: spin surface speed R|w| = {spin:.6g} m/s is above the limit of "
+            f"{MAX_SPIN_SPEED} m/s"
+        )
+    if speed == 0 and spin == 0:
+        raise PhysicsInputError(f"{what}: speed must be > 0 (the ball neither moves nor spins)")
+    return [vx, vy, wx, wy, wz]
+
+
+def _check_status(raw: RawShot, what: str) -> None:
+    if raw[0] != 0:
+        raise PhysicsError(f"{what}: the shot did not end within {MAX_EVENTS} events")
+
+
+_CUSHION_OR_JAW = (*_table.CUSHION_NAMES, "jaw")  # index -1 is "jaw"
+_POCKETS_OR_NONE = (*_table.POCKET_NAMES, None)  # index -1 is None
+
+
+def _result(
+    raw: RawShot, ids: tuple[str, ...], order: Sequence[str], with_paths: bool
+) -> ShotResult:
+    """Build the public result from the engine's raw tuples; the two balls of a ball-ball
+    event are listed in the caller's order (``order``)."""
+    _, duration, rest, raw_events, raw_paths = raw
+    kinds = EVENT_KINDS
+    cushion_kind = EventKind.CUSHION
+    rank = {ball: i for i, ball in enumerate(order)}
+    events = []
+    for t, kind, a, b, cushion, pocket, direction in raw_events:
+        k = kinds[kind]
+        if b < 0:
+            agents: tuple[str, ...] = (ids[a],)
+        elif rank[ids[a]] < rank[ids[b]]:
+            agents = (ids[a], ids[b])
+        else:
+            agents = (ids[b], ids[a])
+        events.append(
+            Event(
+                t,
+                k,
+                agents,
+                _CUSHION_OR_JAW[cushion] if k is cushion_kind else None,
+                _POCKETS_OR_NONE[pocket],
+                DIRECTIONS[direction],
+            )
+        )
+    index = {ball: i for i, ball in enumerate(ids)}
+    rest_map = {ball: rest[index[ball]] for ball in order}
+    paths: dict[str, tuple[Segment, ...]] = {}
+    if with_paths and raw_paths is not None:
+        for ball in order:
+            paths[ball] = tuple(
+                Segment(s[0], s[1], (s[2], s[3]), (s[4], s[5]), (s[6], s[7]),
+                        (s[8], s[9], s[10]), (s[11], s[12], s[13]))
+                for s in raw_paths[index[ball]]
+            )  # fmt: skip
+    return ShotResult(tuple(events), rest_map, duration, paths)
+
+
+def _run(
+    ctx: Context,
+    ids: tuple[str, ...],
+    flat: list[float],
+    cue: int,
+    numbers: list[float],
+    order: list[str],
+    paths: bool,
+) -> list[ShotResult]:
+    """Run shots and build full results: in C when the Context can, else in Python."""
+    try:
+        built = ctx.results(flat, cue, numbers, paths, ids, [ids.index(b) for b in order])
+    except RuntimeError:  # no builders
+        raws = ctx.simulate(flat, cue, numbers, paths)
+        for k, raw in enumerate(raws):
+            _check_status(raw, f"launches[{k}]")
+        return [_result(raw, ids, order, paths) for raw in raws]
+    out = []
+    for k, result in enumerate(built):
+        if result is None:
+            raise PhysicsError(f"launches[{k}]: the shot did not end within {MAX_EVENTS} events")
+        out.append(result)
+    return out
+
+
+def simulate(
+    balls: Mapping[str, tuple[float, float]],
+    cue_ball: str,
+    launch: Launch,
+    params: Params | None = None,
+    table: TableSpec | None = None,
+) -> ShotResult:
+    """Simulate one stroke: ``cue_ball`` leaves its position with ``launch``, every other
+    ball starts at rest; run until all balls are at rest or potted.
+
+    Raises :class:`PhysicsInputError` for overlapping balls, a ball off the table or over
+    a pocket, an unknown cue ball, a non-finite number, a launch speed above 10 m/s or a
+    launch that does not move the ball.
+    """
+    ctx, params, ids, flat, cue = _prepare(balls, cue_ball, params, table)
+    numbers = _launch_numbers(launch, params, "launch")
+    return _run(ctx, ids, flat, cue, numbers, list(balls), True)[0]
+
+
+def simulate_batch(
+    balls: Mapping[str, tuple[float, float]],
+    cue_ball: str,
+    launches: Sequence[Launch],
+    params: Params | None = None,
+    table: TableSpec | None = None,
+    *,
+    paths: bool = True,
+) -> list[ShotResult]:
+    """Simulate many candidate strokes from one position (one engine call); results in
+    the order of ``launches``. With ``paths=False`` the results carry no trajectories
+    (``paths == {}``), which roughly halves the cost. See :func:`simulate_compact` for
+    the leanest form."""
+    ctx, params, ids, flat, cue = _prepare(balls, cue_ball, params, table)
+    numbers: list[float] = []
+    for k, launch in enumerate(launches):
+        numbers += _launch_numbers(launch, params, f"launches[{k}]")
+    return _run(ctx, ids, flat, cue, numbers, list(balls), paths)
+
+
+def simulate_compact(
+    balls: Mapping[str, tuple[float, float]],
+    cue_ball: str,
+    launches: Sequence[Launch],
+    params: Params | None = None,
+    table: TableSpec | None = None,
+) -> CompactBatch:
+    """Simulate many candidate strokes and return only rest positions, durations and
+    integer-coded events (see :class:`CompactShot`): the fastest entry point, meant for
+    players that search over many shots."""
+    ctx, params, ids, flat, cue = _prepare(balls, cue_ball, params, table)
+    numbers: list[float] = []
+    for k, launch in enumerate(launches):
+        numbers += _launch_numbers(launch, params, f"launches[{k}]")
+    raws = ctx.simulate(flat, cue, numbers, False)
+    shots = []
+    for k, raw in enumerate(raws):
+        _check_status(raw, f"launches[{k}]")
+        shots.append(CompactShot(raw[1], raw[2], raw[3]))
+    return CompactBatch(ids, tuple(shots))

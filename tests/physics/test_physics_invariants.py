@@ -1,0 +1,204 @@
+"""Invariants over random positions and strokes: energy never increases, balls never
+overlap or leave the table unless potted, events are time-ordered, and the same input
+gives the same output."""
+
+from __future__ import annotations
+
+import math
+
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from physics_helpers import clearance, energy, over_a_pocket, segment_at, state_at, total_energy
+
+from onered.physics import (
+    EventKind,
+    Params,
+    ShotResult,
+    Strike,
+    TableSpec,
+    simulate,
+    strike_to_launch,
+)
+from onered.table import BAULK_Y, LENGTH, WIDTH
+
+P = Params()
+R = P.R
+SPEC = TableSpec()
+GAP = 1e-9  # allowed overlap (m): rounding of event times is ~1e-14 m
+
+
+@st.composite
+def positions(draw: st.DrawFn) -> dict[str, tuple[float, float]]:
+    """Three balls anywhere on the table, often in awkward places: touching each other,
+    against a cushion, on the baulk line."""
+    balls: dict[str, tuple[float, float]] = {}
+    for name in ("white", "yellow", "red"):
+        how = draw(st.sampled_from(["free", "free", "cushion", "touch", "baulk"]))
+        x = draw(st.floats(R, WIDTH - R))
+        y = draw(st.floats(R, LENGTH - R))
+        if how == "cushion":
+            side = draw(st.sampled_from(["bottom", "top", "left", "right"]))
+            x, y = {
+                "bottom": (x, R),
+                "top": (x, LENGTH - R),
+                "left": (R, y),
+                "right": (WIDTH - R, y),
+            }[side]
+        elif how == "touch" and balls:
+            other = balls[draw(st.sampled_from(sorted(balls)))]
+            angle = draw(st.floats(0, 2 * math.pi))
+            x, y = other[0] + 2 * R * math.cos(angle), other[1] + 2 * R * math.sin(angle)
+        elif how == "baulk":
+            y = BAULK_Y
+        assume(clearance(SPEC, R, x, y) >= -1e-7 and not over_a_pocket(SPEC, x, y))
+        assume(all(math.dist((x, y), q) >= 2 * R - 1e-7 for q in balls.values()))
+        assume(R - 1e-7 <= x <= WIDTH - R + 1e-7 and R - 1e-7 <= y <= LENGTH - R + 1e-7)
+        balls[name] = (x, y)
+    return balls
+
+
+@st.composite
+def strokes(draw: st.DrawFn, balls: dict[str, tuple[float, float]]) -> Strike:
+    """Half aimed at an object ball (give or take a few degrees), half anywhere."""
+    wx, wy = balls["white"]
+    if draw(st.booleans()):
+        tx, ty = balls[draw(st.sampled_from(["yellow", "red"]))]
+        aim = math.degrees(math.atan2(ty - wy, tx - wx)) + draw(st.floats(-4, 4))
+    else:
+        aim = draw(st.floats(0, 360))
+    r = draw(st.floats(0, 0.8))
+    phi = draw(st.floats(0, 2 * math.pi))
+    return Strike(
+        speed=draw(st.floats(0.05, 10.0)),
+        aim=aim,
+        side=r * math.cos(phi),
+        height=r * math.sin(phi),
+        elevation=draw(st.sampled_from([0.0, 0.0, 5.0, 20.0, 45.0])),
+    )
+
+
+@st.composite
+def shots(draw: st.DrawFn) -> tuple[dict[str, tuple[float, float]], Strike]:
+    balls = draw(positions())
+    return balls, draw(strokes(balls))
+
+
+#: A ball placed 6e-9 m into the top cushion (inside the input tolerance).
+INTO_THE_CUSHION = (
+    {
+        "white": (1.0, 3.5427499999999994),
+        "yellow": (1.0, 1.0),
+        "red": (1.0524999999999995, 3.542750006258487),
+    },
+    Strike(speed=1.0, aim=0.0),
+)
+
+
+def _check(balls: dict[str, tuple[float, float]], result: ShotResult) -> None:
+    times = [e.t for e in result.events]
+    assert times == sorted(times)
+    assert all(t >= 0 for t in times)
+    assert result.duration == (times[-1] if times else 0.0)
+    potted = {e.balls[0]: e.t for e in result.events if e.kind is EventKind.POCKET}
+    assert {b for b, r in result.rest.items() if r is None} == set(potted)
+    # inputs may overlap a cushion or each other by up to 1e-6 m (the input tolerance): a
+    # ball may stay that far in, never further
+    slack = {b: GAP + max(0.0, -clearance(SPEC, R, *q)) for b, q in balls.items()}
+    overlap = {
+        (a, b): GAP + max(0.0, 2 * R - math.dist(balls[a], balls[b]))
+        for a in balls
+        for b in balls
+        if a < b
+    }
+    # sample every event time (just before and after) and a grid
+    grid = [result.duration * k / 150 for k in range(151)]
+    for t in sorted({*times, *grid}):
+        live = {}
+        for ball in balls:
+            seg = segment_at(result, ball, t)
+            if seg is not None:
+                live[ball] = state_at(seg, t)
+        for ball, s in live.items():
+            assert clearance(SPEC, R, s[0], s[1]) > -slack[ball], (ball, t)
+            assert not over_a_pocket(SPEC, s[0], s[1], margin=GAP), (ball, t)
+        names = sorted(live)
+        for i, a in enumerate(names):
+            for b in names[i + 1 :]:
+                assert math.dist(live[a][:2], live[b][:2]) > 2 * R - overlap[a, b], (a, b, t)
+    # energy: never up at an event, never up along a piece of path
+    for t in times:
+        before = total_energy(result, t, P, after=False)
+        after = total_energy(result, t, P, after=True)
+        assert after <= before * (1 + 1e-12) + 1e-15, t
+    for pieces in result.paths.values():
+        for seg in pieces:
+            e0 = energy(state_at(seg, seg.t0), P)
+            e_mid = energy(state_at(seg, (seg.t0 + seg.t1) / 2), P)
+            e1 = energy(state_at(seg, seg.t1), P)
+            assert e1 <= e_mid * (1 + 1e-12) + 1e-15
+            assert e_mid <= e0 * (1 + 1e-12) + 1e-15
+
+
+@settings(
+    max_examples=300,
+    deadline=None,
+    suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
+)
+@given(shots())
+def test_invariants_hold_for_any_stroke(
+    shot: tuple[dict[str, tuple[float, float]], Strike],
+) -> None:
+    balls, strike = shot
+    result = simulate(balls, "white", strike_to_launch(strike, P))
+    _check(balls, result)
+    # the rest positions are a legal start for the next stroke
+    on_table = {b: r for b, r in result.rest.items() if r is not None}
+    if "white" in on_table:
+        simulate(on_table, "white", strike_to_launch(Strike(1.0, 45.0), P))
+    # deterministic: the same input, the same output to the last bit
+    assert simulate(balls, "white", strike_to_launch(strike, P)) == result
+
+
+#: Inputs that once broke an invariant (found by the stress runs of the test above).
+REGRESSIONS = [
+    # a ball with top spin pushing a touching ball: ever faster tiny collisions
+    (
+        {"white": (1.0, 1.0), "yellow": (0.978152291081275, 1.0477381149083482),
+         "red": (1.0384136656158756, 1.0357860349012251)},
+        Strike(1.0, 114.5915590261647, 0.2701511529340699, 0.42073549240394825),
+    ),
+    # pushing a ball that rests against a cushion
+    (
+        {"white": (0.15465739927063332, 2.0), "yellow": (R, 2.8078486512470646), "red": (R, 0.737)},
+        Strike(5.78125, 96.60972347975661, elevation=20.0),
+    ),
+    # denormal spin on a ball rolling along the baulk line: endless crossings at one instant
+    (
+        {"white": (1.0, 0.737), "yellow": (1.0, 1.0), "red": (1.0, 2.0)},
+        Strike(0.25, 0.0, 1.20221253647836e-308, 1.872335090988361e-308),
+    ),
+    # a ball against a cushion, pressed into it by its own swerve, then into the pocket
+    (
+        {"white": (R, 0.5625), "yellow": (1.0, 1.0), "red": (1.0, 0.5)},
+        Strike(5.0, 270.6875, -0.18309744434394723, 0.5318661258951496),
+    ),
+]  # fmt: skip
+
+
+def test_regressions_keep_their_invariants() -> None:
+    for balls, strike in [*REGRESSIONS, INTO_THE_CUSHION]:
+        result = simulate(balls, "white", strike_to_launch(strike, P))
+        _check(balls, result)
+        assert len(result.events) < 100
+
+
+def test_a_push_into_a_touching_ball_ends_with_both_rolling_on_together() -> None:
+    balls, strike = REGRESSIONS[0]
+    result = simulate(balls, "white", strike_to_launch(strike, P))
+    pushes = [
+        e for e in result.events if e.kind is EventKind.BALL_BALL and e.balls == ("white", "red")
+    ]
+    assert 1 <= len(pushes) <= 5
+    assert result.rest["white"] is not None
+    assert result.rest["red"] is not None
+    assert math.dist(result.rest["white"], result.rest["red"]) > 2 * R - GAP
