@@ -3,20 +3,27 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run test lint bench clean
+.PHONY: run referee test bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-## Install onered and judge the example game shipped in examples/.
+## Install onered, show a game between two AI players, then start the web app.
 run: $(BIN)/python
+	$(BIN)/python -m pip install --quiet '.[web]'
+	$(BIN)/onered play --p1 ai:pro --p2 ai:amateur --target 100 --seed 7
+	$(BIN)/onered serve
+
+## Judge the example game shipped in examples/ (the referee protocol).
+referee: $(BIN)/python
 	$(BIN)/python -m pip install --quiet .
 	$(BIN)/onered referee --summary examples/century-break.jsonl
 
 ## Install the test tools and run the quality gates and the whole test suite.
 test: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
+	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
 	$(BIN)/python -m pytest
@@ -24,6 +31,8 @@ test: $(BIN)/python
 bench: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	$(BIN)/python benchmarks/bench_referee.py
+	$(BIN)/python benchmarks/bench_physics.py
+	$(BIN)/python benchmarks/bench_players.py --games 20
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info
