@@ -18,6 +18,10 @@ from onered import __version__
 SUBCOMMANDS: dict[str, str] = {
     "referee": "onered.cli.referee",
     "shot": "onered.cli.shot",
+    "serve": "onered.cli.serve",
+    "play": "onered.cli.play",
+    "replay": "onered.cli.replay",
+    "stats": "onered.cli.stats",
 }
 
 

@@ -1,0 +1,289 @@
+"""``onered play``: a game between two players on the simulated table, called as a marker
+would call it, with the score after every stroke; ``--record FILE`` writes the game record.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from onered.game import Entry, Game, Lag
+    from onered.rules import Verdict
+    from onered.texts import Lang
+
+HELP = "play a game between two players (e.g. --p1 ai:pro --p2 ai:amateur), called stroke by stroke"
+
+#: The marker's words that are not the referee's codes, in both languages.
+WORDS: dict[str, dict[str, str]] = {
+    "from_d": {"ru": "с руки", "en": "from the D"},
+    "no_score": {"ru": "без очков", "en": "no score"},
+    "break": {"ru": "серия", "en": "break"},
+    "to": {"ru": "очка сопернику", "en": "points to"},
+    "foul": {"ru": "Штраф", "en": "Foul"},
+    "chooses": {"ru": "выбирает", "en": "chooses to"},
+    "wins": {"ru": "побеждает", "en": "wins"},
+    "lag": {"ru": "Розыгрыш очерёдности", "en": "Lag"},
+    "from_bottom": {"ru": "м от нижнего борта", "en": "m from the bottom cushion"},
+    "no_lag_ball": {"ru": "не засчитан", "en": "did not count"},
+    "lag_won": {"ru": "выигрывает розыгрыш", "en": "wins the lag"},
+    "first": {"ru": "начинает", "en": "plays first"},
+    "second": {"ru": "уступает первый удар", "en": "lets the opponent play first"},
+    "with": {"ru": "шаром", "en": "with the"},
+    "stopped": {
+        "ru": "Игра остановлена после {n} ударов без победителя",
+        "en": "Game stopped after {n} strokes without a winner",
+    },
+    "final": {"ru": "Итоговый счёт", "en": "Final score"},
+    "highest": {"ru": "высшая серия", "en": "highest break"},
+    "white": {"ru": "белый", "en": "white"},
+    "yellow": {"ru": "жёлтый", "en": "yellow"},
+    "red": {"ru": "красный", "en": "red"},
+}
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``onered play``."""
+    parser.add_argument(
+        "--p1",
+        default="ai:pro",
+        metavar="PLAYER",
+        help="first player: ai:beginner, ai:amateur or ai:pro (default ai:pro)",
+    )
+    parser.add_argument(
+        "--p2", default="ai:amateur", metavar="PLAYER", help="second player (default ai:amateur)"
+    )
+    parser.add_argument(
+        "--names", metavar="NAME1,NAME2", help="the players' names (default: from their levels)"
+    )
+    parser.add_argument("--target", type=int, default=100, help="points to win (default 100)")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=1,
+        help="seed of every random draw (default 1): same seed, same game",
+    )
+    parser.add_argument(
+        "--lang", choices=("en", "ru"), default="en", help="language of the calls (default en)"
+    )
+    parser.add_argument("--record", metavar="FILE", help="write the game record (JSON Lines)")
+    parser.add_argument(
+        "--no-lag", action="store_true", help="no lag: the first player plays first, with the white"
+    )
+    parser.add_argument(
+        "--max-strokes",
+        type=int,
+        default=3000,
+        help="stop a game that has not ended after this many strokes",
+    )
+    parser.add_argument("--quiet", action="store_true", help="print only the result")
+
+
+def _names(args: argparse.Namespace) -> tuple[str, str] | str:
+    if args.names:
+        parts = [p.strip() for p in str(args.names).split(",")]
+        if len(parts) != 2 or not all(parts) or parts[0] == parts[1]:
+            return f"--names: expected two different names separated by a comma, got {args.names!r}"
+        return (parts[0], parts[1])
+    base = [spec.partition(":")[2].capitalize() or spec for spec in (args.p1, args.p2)]
+    if base[0] == base[1]:
+        return (f"{base[0]} 1", f"{base[1]} 2")
+    return (base[0], base[1])
+
+
+def _ball(name: str, lang: str) -> str:
+    return WORDS[name][lang] if name in WORDS else name
+
+
+def describe_verdict(verdict: Verdict, players: tuple[str, str], lang: Lang) -> list[str]:
+    """A stroke's verdict as the marker calls it: what scored (or the foul), then the calls."""
+    from onered.rules import CallCode
+    from onered.texts import text
+
+    code = lang.value
+    if verdict.foul is not None:
+        fouls = ", ".join(text(c, lang) for c in verdict.foul.codes)
+        receiver = players[1] if verdict.striker == players[0] else players[0]
+        said = f"{WORDS['foul'][code]}: {fouls} — {verdict.foul.penalty} {WORDS['to'][code]}"
+        if code == "en":
+            said += f" {receiver}"
+        else:
+            said += f" ({receiver})"
+    elif verdict.scored:
+        parts = ", ".join(f"{text(kind, lang)} {value}" for kind, value in verdict.scored)
+        said = parts if len(verdict.scored) == 1 else f"{parts} = {verdict.points}"
+    else:
+        said = WORDS["no_score"][code]
+    calls = [f"«{text(c, lang)}»" for c in verdict.calls if c is not CallCode.FOUL]
+    return [said, *calls]
+
+
+def _score_line(verdict: Verdict, players: tuple[str, str]) -> str:
+    return f"{players[0]} {verdict.score[0]} : {verdict.score[1]} {players[1]}"
+
+
+class _Printer:
+    """Prints the game as it is played."""
+
+    def __init__(self, out: TextIO, lang: Lang, quiet: bool) -> None:
+        self.out = out
+        self.lang = lang
+        self.quiet = quiet
+
+    def lag(self, lag: Lag) -> None:
+        from onered.table import BALL_RADIUS
+
+        if self.quiet:
+            return
+        code = self.lang.value
+        parts = []
+        for s in lag.strokes:
+            if s.valid and s.rest is not None:
+                parts.append(
+                    f"{s.player} {s.rest[1] - BALL_RADIUS:.3f} {WORDS['from_bottom'][code]}"
+                )
+            else:
+                parts.append(f"{s.player}: {WORDS['no_lag_ball'][code]}")
+        order = WORDS["first" if lag.choice.play_first else "second"][code]
+        ball = _ball(lag.choice.ball.value, code)
+        print(
+            f"{WORDS['lag'][code]}: {'; '.join(parts)}. {lag.winner} {WORDS['lag_won'][code]}, "
+            f"{order} ({WORDS['with'][code]} {ball}).",
+            file=self.out,
+        )
+
+    def entry(self, game: Game, entry: Entry) -> None:
+        from onered.game import ChoiceRecord
+        from onered.texts import text
+
+        if self.quiet:
+            return
+        players = game.match.players
+        code = self.lang.value
+        verdict = entry.verdict
+        if isinstance(entry, ChoiceRecord):
+            print(
+                f"     {entry.chooser} {WORDS['chooses'][code]}: {text(entry.option, self.lang)}",
+                file=self.out,
+            )
+            return
+        where = f", {WORDS['from_d'][code]}" if verdict.from_d else ""
+        head = (
+            f"{verdict.stroke:4d}  {verdict.striker} ({_ball(entry.cue_ball.value, code)}{where})"
+        )
+        said = describe_verdict(verdict, players, self.lang)
+        brk = f"{WORDS['break'][code]} {verdict.break_}"
+        print(
+            f"{head:<34} {said[0]:<48} {brk:<12} | {_score_line(verdict, players)}", file=self.out
+        )
+        for call in said[1:]:
+            print(f"{'':6}{call}", file=self.out)
+        self.out.flush()
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the game; exit status 0 when it was played (and recorded), 2 on bad arguments."""
+    import random
+
+    from onered.game import PhysicsSimulator
+    from onered.game.record import dumps, entry_line, match_line
+    from onered.players import GameSettings, PlayerSpecError, make_player, play_game
+    from onered.texts import Lang
+
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(encoding="utf-8")
+    names = _names(args)
+    if isinstance(names, str):
+        print(f"onered play: {names}", file=sys.stderr)
+        return 2
+    if args.target < 1:
+        print(
+            f"onered play: --target: expected a positive number, got {args.target}", file=sys.stderr
+        )
+        return 2
+    if args.max_strokes < 1:
+        print(
+            f"onered play: --max-strokes: expected a positive number, got {args.max_strokes}",
+            file=sys.stderr,
+        )
+        return 2
+    simulator = PhysicsSimulator()
+    seeds = random.Random(args.seed)
+    try:
+        players = {
+            names[0]: make_player(
+                args.p1, seeds.getrandbits(32), params=simulator.params, table=simulator.table
+            ),
+            names[1]: make_player(
+                args.p2, seeds.getrandbits(32), params=simulator.params, table=simulator.table
+            ),
+        }
+    except PlayerSpecError as exc:
+        print(f"onered play: {exc}", file=sys.stderr)
+        return 2
+    record: TextIO | None = None
+    if args.record:
+        try:
+            record = open(args.record, "w", encoding="utf-8")  # noqa: SIM115 - closed below
+        except OSError as exc:
+            print(f"onered play: cannot write {args.record}: {exc.strerror}", file=sys.stderr)
+            return 2
+    lang = Lang(args.lang)
+    printer = _Printer(sys.stdout, lang, args.quiet)
+    entrants = {names[0]: players[names[0]].description, names[1]: players[names[1]].description}
+
+    def on_start(game: Game) -> None:
+        if game.lag is not None:
+            printer.lag(game.lag)
+        if record is not None:
+            line = match_line(
+                game.match,
+                physics=simulator.describe(),
+                opening=game.opening,
+                seed=args.seed,
+                entrants=entrants,
+                lag=game.lag,
+            )
+            record.write(dumps(line) + "\n")
+
+    def on_entry(game: Game, entry: Entry) -> None:
+        printer.entry(game, entry)
+        if record is not None:
+            record.write(dumps(entry_line(entry, game.match.players)) + "\n")
+            record.flush()
+
+    settings = GameSettings(
+        target=args.target, names=names, lag=not args.no_lag, max_strokes=args.max_strokes
+    )
+    try:
+        game = play_game(players, settings, simulator, on_entry=on_entry, on_start=on_start)
+    finally:
+        if record is not None:
+            record.close()
+    _summary(game, lang, sys.stdout)
+    return 0
+
+
+def _summary(game: Game, lang: Lang, out: TextIO) -> None:
+    from onered.game import StrokeRecord
+
+    code = lang.value
+    players = game.match.players
+    score = game.state.score
+    highest = dict.fromkeys(players, 0)
+    for entry in game.entries:
+        if isinstance(entry, StrokeRecord) and entry.verdict.foul is None:
+            highest[entry.striker] = max(highest[entry.striker], entry.verdict.break_)
+    tops = ", ".join(f"{name} {highest[name]}" for name in players)
+    print(
+        f"{WORDS['final'][code]}: {players[0]} {score[0]} : {score[1]} {players[1]} "
+        f"({WORDS['highest'][code]}: {tops})",
+        file=out,
+    )
+    if game.winner is not None:
+        print(f"{game.winner} {WORDS['wins'][code]}.", file=out)
+    else:
+        strokes = sum(1 for e in game.entries if isinstance(e, StrokeRecord))
+        print(WORDS["stopped"][code].format(n=strokes), file=out)

@@ -1,0 +1,57 @@
+"""``onered stats FILE...``: figures from game records — points per visit, breaks, fouls,
+kinds of score — and the break distribution as an SVG histogram."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+HELP = "statistics of game records: points per visit, breaks, fouls, cannons/pots/in-offs"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``onered stats``."""
+    parser.add_argument("files", nargs="+", metavar="FILE", help="game records ('onered play')")
+    parser.add_argument(
+        "--svg", metavar="OUT", type=Path, help="write the break distribution as an SVG histogram"
+    )
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Exit status 0, or 2 when a record cannot be read or the picture cannot be written."""
+    from onered.stats import StatsError, break_histogram_svg, read_games, report
+
+    sources = []
+    for name in args.files:
+        try:
+            sources.append((name, Path(name).read_text(encoding="utf-8").splitlines()))
+        except OSError as exc:
+            print(f"onered stats: cannot read {name}: {exc.strerror}", file=sys.stderr)
+            return 2
+        except UnicodeDecodeError as exc:
+            print(f"onered stats: {name} is not UTF-8 text: {exc.reason}", file=sys.stderr)
+            return 2
+    try:
+        stats = read_games(sources)
+    except StatsError as exc:
+        print(f"onered stats: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        data = {
+            "games": stats.games,
+            "finished": stats.finished,
+            "players": [p.to_json() for p in stats.players.values()],
+        }
+        print(json.dumps(data, ensure_ascii=False, indent=2))
+    else:
+        print(report(stats))
+    if args.svg is not None:
+        try:
+            args.svg.write_text(break_histogram_svg(stats), encoding="utf-8")
+        except OSError as exc:
+            print(f"onered stats: cannot write {args.svg}: {exc.strerror}", file=sys.stderr)
+            return 2
+    return 0

@@ -1,0 +1,139 @@
+"""The game loop's values: what a player sees, what he does, and what the table remembers.
+
+All frozen. Balls are ``onered.rules.Ball`` values and points are ``(x, y)`` in metres in the
+table frame of ``shared/rules/RULES.md``; the physics speaks in ball *names* (plain strings),
+and only the game loop translates between the two.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from onered.physics.types import ShotResult, Strike
+from onered.rules import Ball, GameState, Option, ScoreKind, Stroke, Verdict
+from onered.table import Point
+
+
+class GameError(ValueError):
+    """An action the game cannot take; the message names the input and what is wrong."""
+
+
+class IllegalPlacementError(GameError):
+    """A cue ball placed where it may not stand: outside the D, off the table, on a ball."""
+
+
+class IllegalActionError(GameError):
+    """An action that does not fit the game's state (a placement when not in hand, a
+    stroke with a choice still open, anything after the end, a malformed strike)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """What a player sees before he plays: the balls on the table where they lie (a cue
+    ball in hand is absent) and the referee's state (score, break, counters, whose turn)."""
+
+    balls: Mapping[Ball, Point]
+    state: GameState
+
+    @property
+    def striker(self) -> int:
+        """The index (0 or 1) of the player to play."""
+        return self.state.to_play
+
+    @property
+    def cue_ball(self) -> Ball:
+        """The ball the player to play strikes."""
+        return self.state.match.balls[self.state.to_play]
+
+    @property
+    def in_hand(self) -> bool:
+        """The player to play has his ball in hand and plays from the D."""
+        return self.cue_ball not in self.balls
+
+
+@dataclass(frozen=True, slots=True)
+class Intent:
+    """What the striker meant to do, kept in the record for the reader and for statistics;
+    it does not change the stroke. ``nominal`` is the strike he aimed for (before his
+    execution noise), ``scores`` the parts he expected it to score (empty for a safety), and
+    ``expected`` his estimate of the stroke's value (points plus the value of the leave)."""
+
+    nominal: Strike
+    scores: tuple[ScoreKind, ...] = ()
+    expected: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """A stroke as played: the cue action actually delivered and, from hand, where the cue
+    ball was placed. ``intent`` is informative only."""
+
+    strike: Strike
+    placed: Point | None = None
+    intent: Intent | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LagChoice:
+    """The lag winner's choice (2.3.1, decision 14): whether he plays first, and his ball."""
+
+    play_first: bool = True
+    ball: Ball = Ball.WHITE
+
+
+@dataclass(frozen=True, slots=True)
+class LagStroke:
+    """One player's lag stroke: his ball alone on the table from ``start``, the strike,
+    where the ball came to rest (``None`` when it fell into a pocket) and whether it
+    reached the top cushion."""
+
+    player: str
+    start: Point
+    strike: Strike
+    rest: Point | None
+    reached_top: bool
+
+    @property
+    def valid(self) -> bool:
+        """The stroke counts: the ball reached the top cushion and stayed on the table."""
+        return self.rest is not None and self.reached_top
+
+
+@dataclass(frozen=True, slots=True)
+class Lag:
+    """The lag: both strokes, the winner's name and his choice."""
+
+    strokes: tuple[LagStroke, LagStroke]
+    winner: str
+    choice: LagChoice
+
+
+@dataclass(frozen=True, slots=True)
+class StrokeRecord:
+    """One stroke of the game: the balls before it (a cue ball played from hand included,
+    at its placement), the action, the simulated shot, the stroke as the referee was told
+    it, and the verdict. ``balls_after`` is the table once the referee's placements are
+    made: where the next stroke starts."""
+
+    striker: str
+    cue_ball: Ball
+    before: Mapping[Ball, Point]
+    action: Action
+    result: ShotResult
+    stroke: Stroke
+    verdict: Verdict
+    balls_after: Mapping[Ball, Point]
+
+
+@dataclass(frozen=True, slots=True)
+class ChoiceRecord:
+    """The incoming player's foul option (2.12.3) and the referee's verdict on it."""
+
+    chooser: str
+    option: Option
+    verdict: Verdict
+    balls_after: Mapping[Ball, Point]
+
+
+Entry = StrokeRecord | ChoiceRecord

@@ -1,0 +1,437 @@
+"""The game record: a game as JSON Lines, enough to replay it exactly and to judge it again.
+
+The first line is the referee protocol's ``match`` line with more fields; then one line
+per stroke — the referee protocol's ``stroke`` line (the bridge's outcome with the rest
+positions) with more fields — and one ``choice`` line per foul option taken. The referee
+ignores the extra fields, so ``onered referee RECORD`` judges the game again, and its
+verdicts equal the recorded ones. Field by field (``docs/players.md`` has an example):
+
+``match``: ``target``, ``players``, ``balls`` as the protocol; ``record`` (format version,
+1); ``seed`` (the seed the game was played with, or ``null``); ``physics`` (``params`` and
+``table``: every field of the engine's ``Params`` and ``TableSpec``; ``fingerprint``: the
+engine's hash of three canonical strokes); ``entrants`` (who played: name -> description
+such as ``"ai:pro"``); ``lag`` (``null``, or ``strokes``: for each player ``player``,
+``start``, ``strike``, ``rest``, ``reached_top``; ``winner``; ``choice``: ``play_first``,
+``ball``); ``opening`` (the referee's verdict on the match line).
+
+``stroke``: ``striker``, ``placed`` (from hand only), ``first_hit``, ``cannon``, ``potted``,
+``off_table``, ``fouls`` (those the game loop saw: ``bad_from_hand``), ``crossed_baulk``,
+``touching``, ``positions`` (the referee protocol's fields, as told to the referee);
+``cue_ball``; ``before`` (every ball on the table before the stroke, a cue ball from hand at
+its placement); ``strike`` (the cue action delivered: ``speed``,
+``aim``, ``side``, ``height``, ``elevation`` as the shot protocol); ``intent`` (optional: the
+``strike`` aimed for, the ``scores`` expected, the ``expected`` value); ``events``, ``rest``,
+``duration`` (the simulated shot, as the shot protocol writes them); ``verdict`` (the
+referee's verdict, as the referee protocol writes it); ``after`` (the balls on the table
+once the referee's placements are made).
+
+``choice``: ``option``, ``chooser``, ``verdict``, ``after``.
+
+Floats are written with Python's shortest round-trip form, so a record read back gives the
+very same numbers, and a replay can be compared line by line, character by character.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from onered.game.model import (
+    Action,
+    ChoiceRecord,
+    Entry,
+    Intent,
+    Lag,
+    LagChoice,
+    LagStroke,
+    StrokeRecord,
+)
+from onered.physics.types import Strike
+from onered.protocol.referee import verdict_json
+from onered.protocol.shot import event_json
+from onered.rules import Ball, Match, Option, ScoreKind, Verdict
+from onered.table import Point
+
+#: The record format's version, written in the match line's ``record`` field.
+RECORD_VERSION = 1
+
+_BALLS = {b.value: b for b in Ball}
+_OPTIONS = {o.value: o for o in Option}
+_SCORES = {k.value: k for k in ScoreKind}
+
+
+class RecordError(ValueError):
+    """A record that cannot be read: the message names the line and the field."""
+
+
+# --- writing ------------------------------------------------------------------------------
+
+
+def dumps(obj: Mapping[str, Any]) -> str:
+    """One record line: strict JSON (no NaN), UTF-8 names kept as they are."""
+    return json.dumps(obj, ensure_ascii=False, allow_nan=False)
+
+
+def _pt(p: Point) -> list[float]:
+    return [float(p[0]), float(p[1])]
+
+
+def _balls_json(balls: Mapping[Ball, Point]) -> dict[str, list[float]]:
+    return {b.value: _pt(p) for b, p in balls.items()}
+
+
+def strike_json(strike: Strike) -> dict[str, float]:
+    """A strike as the shot protocol writes it."""
+    return {
+        "speed": float(strike.speed),
+        "aim": float(strike.aim),
+        "side": float(strike.side),
+        "height": float(strike.height),
+        "elevation": float(strike.elevation),
+    }
+
+
+def _lag_json(lag: Lag | None) -> dict[str, Any] | None:
+    if lag is None:
+        return None
+    return {
+        "strokes": [
+            {
+                "player": s.player,
+                "start": _pt(s.start),
+                "strike": strike_json(s.strike),
+                "rest": None if s.rest is None else _pt(s.rest),
+                "reached_top": s.reached_top,
+            }
+            for s in lag.strokes
+        ],
+        "winner": lag.winner,
+        "choice": {"play_first": lag.choice.play_first, "ball": lag.choice.ball.value},
+    }
+
+
+def match_line(
+    match: Match,
+    *,
+    physics: Mapping[str, Any],
+    opening: Verdict,
+    seed: int | None = None,
+    entrants: Mapping[str, str] | None = None,
+    lag: Lag | None = None,
+) -> dict[str, Any]:
+    """The record's first line: the referee's match line and what a replay needs."""
+    return {
+        "type": "match",
+        "target": match.target,
+        "players": list(match.players),
+        "balls": [b.value for b in match.balls],
+        "record": RECORD_VERSION,
+        "seed": seed,
+        "physics": dict(physics),
+        "entrants": dict(entrants or {}),
+        "lag": _lag_json(lag),
+        "opening": verdict_json(opening, match.players),
+    }
+
+
+def stroke_line(entry: StrokeRecord, players: tuple[str, str]) -> dict[str, Any]:
+    """A stroke's line: the referee's stroke fields first, then the simulation."""
+    stroke = entry.stroke
+    line: dict[str, Any] = {"type": "stroke", "striker": entry.striker}
+    if stroke.placed is not None:
+        line["placed"] = _pt(stroke.placed)
+    hit = stroke.first_hit
+    line.update(
+        {
+            "first_hit": None if hit is None else hit.value,
+            "cannon": stroke.cannon,
+            "potted": [b.value for b in stroke.potted],
+            "off_table": [b.value for b in stroke.off_table],
+            "fouls": sorted(f.value for f in stroke.fouls),
+            "crossed_baulk": stroke.crossed_baulk,
+            "touching": stroke.touching,
+            "positions": _balls_json(stroke.positions or {}),
+            "cue_ball": entry.cue_ball.value,
+            "before": _balls_json(entry.before),
+            "strike": strike_json(entry.action.strike),
+        }
+    )
+    intent = entry.action.intent
+    if intent is not None:
+        line["intent"] = {
+            "strike": strike_json(intent.nominal),
+            "scores": [k.value for k in intent.scores],
+            "expected": intent.expected,
+        }
+    result = entry.result
+    line["events"] = [event_json(e, f"events[{i}]") for i, e in enumerate(result.events)]
+    line["rest"] = {b: None if p is None else _pt(p) for b, p in result.rest.items()}
+    line["duration"] = float(result.duration)
+    line["verdict"] = verdict_json(entry.verdict, players)
+    line["after"] = _balls_json(entry.balls_after)
+    return line
+
+
+def choice_line(entry: ChoiceRecord, players: tuple[str, str]) -> dict[str, Any]:
+    """A foul option's line."""
+    return {
+        "type": "choice",
+        "option": entry.option.value,
+        "chooser": entry.chooser,
+        "verdict": verdict_json(entry.verdict, players),
+        "after": _balls_json(entry.balls_after),
+    }
+
+
+def entry_line(entry: Entry, players: tuple[str, str]) -> dict[str, Any]:
+    """The line of a stroke or a choice."""
+    if isinstance(entry, StrokeRecord):
+        return stroke_line(entry, players)
+    return choice_line(entry, players)
+
+
+# --- reading ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    """The record's match line, read."""
+
+    match: Match
+    seed: int | None
+    physics: Mapping[str, Any]
+    entrants: Mapping[str, str]
+    lag: Lag | None
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedStroke:
+    """A stroke line: the action to play again, and the whole line as written."""
+
+    line_no: int
+    action: Action
+    data: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedChoice:
+    """A choice line: the option, and the whole line as written."""
+
+    line_no: int
+    option: Option
+    data: Mapping[str, Any]
+
+
+RecordedEntry = RecordedStroke | RecordedChoice
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """A game record read from JSON Lines: the header, the entries, and the text of every
+    non-blank line (``lines[0]`` is the match line) for exact comparison."""
+
+    header: Header
+    entries: tuple[RecordedEntry, ...]
+    lines: tuple[str, ...]
+    header_data: Mapping[str, Any]
+
+
+def _field(obj: Mapping[str, Any], key: str, where: str) -> Any:
+    if key not in obj:
+        raise RecordError(f"{where}: missing field {key!r}")
+    return obj[key]
+
+
+def _number(value: Any, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise RecordError(f"{where}: expected a finite number, got {json.dumps(value)}")
+    return float(value)
+
+
+def _point(value: Any, where: str) -> Point:
+    if not isinstance(value, list) or len(value) != 2:
+        raise RecordError(f"{where}: expected [x, y], got {json.dumps(value)}")
+    return (_number(value[0], f"{where}[0]"), _number(value[1], f"{where}[1]"))
+
+
+def _object(value: Any, where: str) -> Mapping[str, Any]:
+    if not isinstance(value, dict):
+        raise RecordError(f"{where}: expected an object, got {json.dumps(value)}")
+    return value
+
+
+def read_strike(value: Any, where: str) -> Strike:
+    """A strike object of the shot protocol (every field present)."""
+    obj = _object(value, where)
+    return Strike(
+        *(
+            _number(_field(obj, k, where), f"{where}.{k}")
+            for k in ("speed", "aim", "side", "height", "elevation")
+        )
+    )
+
+
+def _ball(value: Any, where: str) -> Ball:
+    if not isinstance(value, str) or value not in _BALLS:
+        raise RecordError(f"{where}: expected white, yellow or red, got {json.dumps(value)}")
+    return _BALLS[value]
+
+
+def _read_lag(value: Any, where: str) -> Lag | None:
+    if value is None:
+        return None
+    obj = _object(value, where)
+    raw = _field(obj, "strokes", where)
+    if not isinstance(raw, list) or len(raw) != 2:
+        raise RecordError(f"{where}.strokes: expected the two lag strokes")
+    strokes: list[LagStroke] = []
+    for i, item in enumerate(raw):
+        w = f"{where}.strokes[{i}]"
+        s = _object(item, w)
+        player = _field(s, "player", w)
+        if not isinstance(player, str):
+            raise RecordError(f"{w}.player: expected a name")
+        rest = _field(s, "rest", w)
+        reached = _field(s, "reached_top", w)
+        if not isinstance(reached, bool):
+            raise RecordError(f"{w}.reached_top: expected true or false")
+        strokes.append(
+            LagStroke(
+                player=player,
+                start=_point(_field(s, "start", w), f"{w}.start"),
+                strike=read_strike(_field(s, "strike", w), f"{w}.strike"),
+                rest=None if rest is None else _point(rest, f"{w}.rest"),
+                reached_top=reached,
+            )
+        )
+    winner = _field(obj, "winner", where)
+    if not isinstance(winner, str):
+        raise RecordError(f"{where}.winner: expected a name")
+    choice = _object(_field(obj, "choice", where), f"{where}.choice")
+    first = _field(choice, "play_first", f"{where}.choice")
+    if not isinstance(first, bool):
+        raise RecordError(f"{where}.choice.play_first: expected true or false")
+    ball = _ball(_field(choice, "ball", f"{where}.choice"), f"{where}.choice.ball")
+    return Lag(strokes=(strokes[0], strokes[1]), winner=winner, choice=LagChoice(first, ball))
+
+
+def _read_header(obj: Mapping[str, Any]) -> Header:
+    if obj.get("type") != "match":
+        raise RecordError("line 1: the first line of a record must be its match line")
+    version = obj.get("record")
+    if version != RECORD_VERSION:
+        raise RecordError(
+            f"line 1: record: expected format version {RECORD_VERSION}, got {json.dumps(version)}"
+            " (is this a game record written by 'onered play'?)"
+        )
+    target = _field(obj, "target", "line 1")
+    if isinstance(target, bool) or not isinstance(target, int) or target < 1:
+        raise RecordError(f"line 1: target: expected a positive integer, got {json.dumps(target)}")
+    players = _field(obj, "players", "line 1")
+    if (
+        not isinstance(players, list)
+        or len(players) != 2
+        or not all(isinstance(p, str) for p in players)
+    ):
+        raise RecordError("line 1: players: expected two names")
+    balls = _field(obj, "balls", "line 1")
+    if not isinstance(balls, list) or len(balls) != 2:
+        raise RecordError("line 1: balls: expected two ball names")
+    seed = obj.get("seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise RecordError(f"line 1: seed: expected an integer or null, got {json.dumps(seed)}")
+    entrants = obj.get("entrants") or {}
+    if not isinstance(entrants, dict) or not all(isinstance(v, str) for v in entrants.values()):
+        raise RecordError("line 1: entrants: expected an object of name: description")
+    return Header(
+        match=Match(
+            target=target,
+            players=(players[0], players[1]),
+            balls=(_ball(balls[0], "line 1: balls[0]"), _ball(balls[1], "line 1: balls[1]")),
+        ),
+        seed=seed,
+        physics=_object(_field(obj, "physics", "line 1"), "line 1: physics"),
+        entrants=entrants,
+        lag=_read_lag(obj.get("lag"), "line 1: lag"),
+    )
+
+
+def _read_intent(value: Any, where: str) -> Intent | None:
+    if value is None:
+        return None
+    obj = _object(value, where)
+    scores = _field(obj, "scores", where)
+    if not isinstance(scores, list) or not all(isinstance(s, str) and s in _SCORES for s in scores):
+        raise RecordError(f"{where}.scores: expected scoring part names, got {json.dumps(scores)}")
+    expected = obj.get("expected")
+    return Intent(
+        nominal=read_strike(_field(obj, "strike", where), f"{where}.strike"),
+        scores=tuple(_SCORES[s] for s in scores),
+        expected=None if expected is None else _number(expected, f"{where}.expected"),
+    )
+
+
+def read_record(lines: Iterable[str]) -> Record:
+    """Read a game record; :class:`RecordError` names the line and field of a fault."""
+    header: Header | None = None
+    header_data: Mapping[str, Any] = {}
+    entries: list[RecordedEntry] = []
+    texts: list[str] = []
+    for number, raw in enumerate(lines, start=1):
+        text = raw.rstrip("\n").rstrip("\r")
+        if not text.strip():
+            continue
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"line {number}: not valid JSON: {exc.msg}") from None
+        if not isinstance(obj, dict):
+            raise RecordError(f"line {number}: expected a JSON object")
+        texts.append(text)
+        if header is None:
+            header = _read_header(obj)
+            header_data = obj
+            continue
+        where = f"line {number}"
+        kind = obj.get("type")
+        if kind == "stroke":
+            placed = obj.get("placed")
+            action = Action(
+                strike=read_strike(_field(obj, "strike", where), f"{where}: strike"),
+                placed=None if placed is None else _point(placed, f"{where}: placed"),
+                intent=_read_intent(obj.get("intent"), f"{where}: intent"),
+            )
+            entries.append(RecordedStroke(number, action, obj))
+        elif kind == "choice":
+            option = obj.get("option")
+            if not isinstance(option, str) or option not in _OPTIONS:
+                raise RecordError(f"{where}: option: expected as_they_lie or from_d")
+            entries.append(RecordedChoice(number, _OPTIONS[option], obj))
+        else:
+            raise RecordError(f"{where}: type: expected stroke or choice, got {json.dumps(kind)}")
+    if header is None:
+        raise RecordError("line 1: empty record (no match line)")
+    return Record(
+        header=header, entries=tuple(entries), lines=tuple(texts), header_data=header_data
+    )
+
+
+def iter_lines(
+    match: Match,
+    entries: Iterable[Entry],
+    *,
+    physics: Mapping[str, Any],
+    opening: Verdict,
+    seed: int | None = None,
+    entrants: Mapping[str, str] | None = None,
+    lag: Lag | None = None,
+) -> Iterator[str]:
+    """The text lines of a record (without newlines)."""
+    yield dumps(
+        match_line(match, physics=physics, opening=opening, seed=seed, entrants=entrants, lag=lag)
+    )
+    for entry in entries:
+        yield dumps(entry_line(entry, match.players))

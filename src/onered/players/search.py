@@ -1,0 +1,529 @@
+"""The AI's search for a stroke: candidates from geometry, judged by simulation.
+
+One decision runs three stages, every candidate simulated on the table with
+``onered.physics.simulate_compact`` and judged by the referee itself (``rules.judge``), so
+the points, fouls, limits, the baulk-line rule and the referee's placements are exactly
+the game's:
+
+1. **Scan.** From each place considered (the cue ball where it lies, or a few places in
+   the D when in hand), aims spread across each object ball from thin to thin (they find
+   in-offs, cannons, kisses and safeties), the ghost-ball aims of the pots into every
+   pocket, and aims off each cushion (mirror images), each at a few speeds and tip
+   heights (faster ones while a baulk-line crossing is owed). A stroke's value is its
+   points plus the value of the leave for the striker (when the visit goes on) or minus
+   its value for the opponent (when it ends; after a foul, minus the penalty and the
+   better of his two options); a win is worth :data:`WIN_VALUE`. Leaves are valued by
+   :class:`~onered.players.leave.LeaveModel`; while the crossing is owed the striker's
+   leave counts less (:func:`baulk_pending_share`), and a stroke that crosses gains the
+   player's continuation value, as the break may then go on past the hundred.
+2. **Refine.** The best few distinct candidates (by placement, target, expected scoring
+   and baulk-line crossing) are re-aimed on a fine scan around their aim, in a few speed
+   and spin variants; each fine scan is smoothed by the player's aim noise, and the best
+   smoothed aim is kept — this finds the middle of a pot's window (throw and squirt
+   included).
+3. **Choose.** The finalists are simulated under the player's noise (the same draws for
+   each) and the best mean value is played.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from onered import rules
+from onered.game.model import Position
+from onered.physics import CompactShot, Params, TableSpec, simulate_compact, strike_to_launch
+from onered.physics.types import Strike
+from onered.players.geometry import (
+    CUSHIONS,
+    angle_of,
+    d_points,
+    ghost,
+    in_d_strictly,
+    mirror,
+    pocket_targets,
+    ray_into_d,
+)
+from onered.players.leave import LeaveModel
+from onered.players.strength import Strength, clamp_strike
+from onered.rules import BOTH, Ball, FoulCode, GameState, ScoreKind, Stroke, Verdict
+from onered.rules.model import CANNON_LIMIT, HAZARD_LIMIT, PENALTY
+from onered.table import BALL_DIAMETER, BALL_RADIUS, Point, Spot, in_baulk
+
+#: Value of winning the game with the stroke (and of losing it), in points.
+WIN_VALUE = 100.0
+#: The leave of a striker who must still cross the baulk line in this hundred counts this
+#: much at 80 and at 99 (linear between): every stroke of his that would take the break
+#: past the hundred must cross, and the fewer points are left, the fewer strokes remain
+#: to do it in (2.13).
+BAULK_PENDING_SHARE = (0.5, 0.1)
+#: Event codes of the compact form (``onered.physics.EVENT_KINDS``, ``DIRECTIONS``).
+_BALL_BALL, _CUSHION, _POCKET, _BAULK = 0, 1, 2, 3
+_IN, _OUT = 1, 2
+_SIMULTANEOUS = 1e-9
+#: Launch speeds (m/s) added to the scan while a baulk-line crossing is owed.
+_CROSSING_SPEEDS = (4.8, 6.0)
+_BALLS = {b.value: b for b in Ball}
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """The stroke the search settled on: placement (from hand), nominal strike, the parts
+    its noiseless simulation scored, and its estimated value."""
+
+    placed: Point | None
+    strike: Strike
+    scores: tuple[ScoreKind, ...]
+    value: float
+
+
+@dataclass(frozen=True, slots=True)
+class _Scored:
+    """A simulated candidate: its value, place index, strike, verdict and a tag (the
+    target in the scan, the variant in the refinement, the finalist in the last stage)."""
+
+    value: float
+    place: int
+    strike: Strike
+    verdict: Verdict
+    tag: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Finalist:
+    """A refined candidate: its smoothed value, place index, strike and expected parts."""
+
+    value: float
+    place: int
+    strike: Strike
+    scores: tuple[ScoreKind, ...]
+
+
+def baulk_pending_share(state: GameState) -> float:
+    """How much the striker's leave counts while the baulk-line crossing of this hundred
+    is still owed (1.0 when it is not)."""
+    brk = state.break_
+    into = brk % 100
+    if into < 80 or state.baulk_met >= brk // 100:
+        return 1.0
+    first, last = BAULK_PENDING_SHARE
+    return first + (last - first) * (into - 80) / 19
+
+
+class _Context:
+    """One decision: the position, who plays, and the values that do not change."""
+
+    def __init__(self, position: Position) -> None:
+        state = position.state
+        self.position = position
+        self.state = state
+        self.s = state.to_play
+        self.me = state.match.balls[self.s]
+        self.from_hand = position.in_hand
+        self.objects = [(b, p) for b, p in position.balls.items() if b is not self.me]
+
+
+class Searcher:
+    """Chooses strokes for one level of play on one table."""
+
+    def __init__(self, strength: Strength, params: Params, table: TableSpec) -> None:
+        self.strength = strength
+        self.params = params
+        self.table = table
+        self.leave = LeaveModel(strength.noise, strength.continuation, params, table)
+        self.pockets = pocket_targets(table)
+        self._d_points = d_points(max(2, strength.budget.placements))
+
+    # --- values ---------------------------------------------------------------------------
+
+    def leave_for(self, state: GameState, player: int, *, fresh: bool) -> float:
+        """The value of ``state``'s table for ``player`` to play: at the start of a visit
+        (``fresh``), or continuing his break (limits and the baulk-line rule apply)."""
+        table = state.table
+        cue_ball = state.match.balls[player]
+        cue = table.get(cue_ball)
+        objects = [
+            (p, b is Ball.RED) for b, p in table.items() if b is not cue_ball and p is not None
+        ]
+        if fresh:
+            return self.leave.value(cue, objects)
+        counters = state.counters
+        value = self.leave.value(
+            cue,
+            objects,
+            hazards=counters.hazards < HAZARD_LIMIT,
+            cannons=counters.cannons < CANNON_LIMIT,
+        )
+        return value * baulk_pending_share(state)
+
+    def option_values(self, options: dict[rules.Option, Position]) -> dict[rules.Option, float]:
+        """The incoming player's value of each foul option's position."""
+        return {
+            option: self.leave_for(pos.state, pos.state.to_play, fresh=True)
+            for option, pos in options.items()
+        }
+
+    def _opp_from_d(self, ctx: _Context) -> float:
+        """The opponent's value of option (2) after a foul of ours: he plays from hand, the
+        red on the billiards spot, our ball on the centre spot."""
+        objects = [(Spot.BILLIARDS.point, True), (Spot.CENTRE.point, False)]
+        return self.leave.value(None, objects)
+
+    # --- simulation and judgement ---------------------------------------------------------
+
+    def _simulate(
+        self, ctx: _Context, cue: Point, strikes: Sequence[Strike]
+    ) -> tuple[tuple[str, ...], tuple[CompactShot, ...]]:
+        balls = {b.value: p for b, p in ctx.objects}
+        balls[ctx.me.value] = cue
+        params = self.params
+        launches = [strike_to_launch(s, params) for s in strikes]
+        batch = simulate_compact(balls, ctx.me.value, launches, params, self.table)
+        return batch.ball_ids, batch.shots
+
+    def _judge(
+        self,
+        ctx: _Context,
+        placed: Point | None,
+        ids: tuple[str, ...],
+        shot: CompactShot,
+        opp_from_d: float,
+    ) -> tuple[float, Verdict]:
+        """The value of one simulated stroke, and the referee's verdict on it."""
+        ci = ids.index(ctx.me.value)
+        rest = shot.rest
+        contacts: list[tuple[float, int]] = []
+        potted: list[Ball] = []
+        crossed_in = False
+        # a stroke from hand not played out of baulk (the game loop's reading, by the
+        # crossings of the baulk line: the cue ball starts strictly inside the D)
+        fault: bool | None = None if placed is not None else False
+        out_now = played_out = False
+        for t, kind, a, b, _cushion, _pocket, direction in shot.events:
+            if kind == _BALL_BALL:
+                if a == ci or b == ci:
+                    other = b if a == ci else a
+                    contacts.append((t, other))
+                    if fault is None:
+                        fault = not played_out and in_baulk(ctx.position.balls[_BALLS[ids[other]]])
+            elif kind == _POCKET:
+                potted.append(_BALLS[ids[a]])
+                if a == ci and fault is None:
+                    fault = False
+            elif kind == _BAULK and a == ci:
+                if direction == _IN:
+                    crossed_in = True
+                    out_now = False
+                    if fault is None and not played_out:
+                        fault = True
+                elif direction == _OUT:
+                    out_now = True
+            elif kind == _CUSHION and a == ci and out_now:
+                played_out = True
+        cue_rest = rest[ci]
+        if fault is None:
+            fault = not played_out and cue_rest is not None and in_baulk(cue_rest)
+        first: rules.FirstHit = None
+        cannon = False
+        if contacts:
+            t0, o0 = contacts[0]
+            first = _BALLS[ids[o0]]
+            for t, o in contacts[1:]:
+                if o != o0:
+                    cannon = True
+                    if t - t0 <= _SIMULTANEOUS:
+                        first = BOTH
+                    break
+        positions = {_BALLS[ids[i]]: p for i, p in enumerate(rest) if p is not None}
+        stroke = Stroke(
+            placed=placed,
+            first_hit=first,
+            cannon=cannon,
+            potted=tuple(potted),
+            fouls=frozenset({FoulCode.BAD_FROM_HAND}) if fault else frozenset(),
+            crossed_baulk=crossed_in and cue_rest is not None and in_baulk(cue_rest),
+            positions=positions,
+        )
+        state, verdict = rules.judge(ctx.state, stroke)
+        s = ctx.s
+        if state.winner is not None:
+            return ((verdict.points + WIN_VALUE) if state.winner == s else -WIN_VALUE), verdict
+        if verdict.foul is not None:
+            opp = max(self.leave_for(state, 1 - s, fresh=True), opp_from_d)
+            return -PENALTY - opp, verdict
+        if verdict.visit_over:
+            return -self.leave_for(state, 1 - s, fresh=True), verdict
+        value = verdict.points + self.leave_for(state, s, fresh=False)
+        if verdict.baulk_crossed:
+            # the break may now go on past the hundred: worth what a successful stroke is
+            value += self.strength.continuation
+        return value, verdict
+
+    def _run(
+        self,
+        ctx: _Context,
+        places: Sequence[Point | None],
+        jobs: Sequence[tuple[int, Strike, int]],
+        opp_from_d: float,
+    ) -> list[_Scored]:
+        """Simulate and judge ``(place index, strike, tag)`` jobs, grouped by place."""
+        out: list[_Scored] = []
+        by_place: dict[int, list[tuple[Strike, int]]] = {}
+        for place, strike, tag in jobs:
+            by_place.setdefault(place, []).append((strike, tag))
+        for place, items in by_place.items():
+            placed = places[place]
+            cue = placed if placed is not None else ctx.position.balls[ctx.me]
+            ids, shots = self._simulate(ctx, cue, [s for s, _ in items])
+            for (strike, tag), shot in zip(items, shots, strict=True):
+                value, verdict = self._judge(ctx, placed, ids, shot, opp_from_d)
+                out.append(_Scored(value, place, strike, verdict, tag))
+        return out
+
+    # --- candidates -----------------------------------------------------------------------
+
+    def _placements(self, ctx: _Context) -> list[Point]:
+        """Places in the D worth a scan: spread ones and those giving a natural stroke at a
+        ball out of baulk, ranked by the leave model's value from there."""
+        balls = ctx.position.balls
+        candidates: list[Point] = list(self._d_points)
+        for _, obj in ctx.objects:
+            if in_baulk(obj):
+                continue
+            for pocket in self.pockets:
+                dx, dy = pocket.aim[0] - obj[0], pocket.aim[1] - obj[1]
+                d = math.hypot(dx, dy)
+                ux, uy = dx / d, dy / d
+                g = ghost(obj, pocket.aim)
+                for origin, angle in (
+                    (g, 0.0),
+                    (g, 15.0),
+                    (g, -15.0),
+                    (obj, 28.0),
+                    (obj, -28.0),
+                    (obj, 34.0),
+                    (obj, -34.0),
+                ):
+                    a = math.radians(angle)
+                    back = (
+                        -(ux * math.cos(a) - uy * math.sin(a)),
+                        -(ux * math.sin(a) + uy * math.cos(a)),
+                    )
+                    t = ray_into_d(origin, back)
+                    if t is not None:
+                        # a little way into the D, not on its edge
+                        t += 0.03
+                        p = (origin[0] + t * back[0], origin[1] + t * back[1])
+                        if in_d_strictly(p):
+                            candidates.append(p)
+        legal = [
+            p
+            for p in candidates
+            if all(math.dist(p, q) > BALL_DIAMETER + 0.003 for q in balls.values())
+        ]
+        objects = [(p, b is Ball.RED) for b, p in ctx.objects]
+        ranked = sorted(
+            ((self.leave.value(p, objects), k, p) for k, p in enumerate(legal)),
+            key=lambda item: (-item[0], item[1]),
+        )
+        chosen: list[Point] = []
+        for _, _, p in ranked:
+            if all(math.dist(p, q) > 0.04 for q in chosen):
+                chosen.append(p)
+            if len(chosen) >= self.strength.budget.placements:
+                break
+        return chosen
+
+    def _scan_aims(self, ctx: _Context, cue: Point) -> list[tuple[float, int]]:
+        """Aims (degrees) for the scan from ``cue``, each with a tag: the object ball's
+        index for a direct stroke, 10 + index for a stroke off a cushion."""
+        budget = self.strength.budget
+        aims: list[tuple[float, int]] = []
+        r2 = 2 * BALL_RADIUS
+        for k, (_, obj) in enumerate(ctx.objects):
+            dx, dy = obj[0] - cue[0], obj[1] - cue[1]
+            d = math.hypot(dx, dy)
+            direct = not (ctx.from_hand and in_baulk(obj)) and d > r2 + 1e-6
+            if direct:
+                base = angle_of(dx, dy)
+                n = budget.window
+                for j in range(n):
+                    off = (2 * j / (n - 1) - 1) * 0.97 * r2
+                    aims.append((math.degrees(base + math.asin(off / d)), k))
+                for pocket in self.pockets:
+                    g = ghost(obj, pocket.aim)
+                    gx, gy = g[0] - cue[0], g[1] - cue[1]
+                    dg = math.hypot(gx, gy)
+                    ux, uy = pocket.aim[0] - obj[0], pocket.aim[1] - obj[1]
+                    du = math.hypot(ux, uy)
+                    if dg < 1e-6 or du < 1e-6 or (gx * ux + gy * uy) / (dg * du) < 0.2:
+                        continue
+                    a = math.degrees(angle_of(gx, gy))
+                    spread = math.degrees(0.3 * r2 / dg)
+                    aims += [(a - spread, k), (a, k), (a + spread, k)]
+            n_cushion = budget.cushion_aims or (3 if not direct else 0)
+            if n_cushion:
+                for cushion in CUSHIONS:
+                    if ctx.from_hand and cushion == "bottom":
+                        continue
+                    m = mirror(obj, cushion)
+                    mx, my = m[0] - cue[0], m[1] - cue[1]
+                    dm = math.hypot(mx, my)
+                    if dm <= r2:
+                        continue
+                    base = angle_of(mx, my)
+                    half = math.asin(min(1.0, r2 / dm)) * 0.9
+                    for j in range(n_cushion):
+                        frac = 0.0 if n_cushion == 1 else 2 * j / (n_cushion - 1) - 1
+                        aims.append((math.degrees(base + frac * half), 10 + k))
+        return aims
+
+    def _scan(self, ctx: _Context, places: Sequence[Point | None]) -> list[tuple[int, Strike, int]]:
+        budget = self.strength.budget
+        jobs: list[tuple[int, Strike, int]] = []
+        speeds, heights = budget.speeds, budget.heights
+        if ctx.from_hand and len(places) > 2:
+            # many places: a coarser grid of cue actions at each
+            speeds = speeds[1::2] if len(speeds) > 3 else speeds
+            heights = heights if len(heights) <= 2 else (heights[0], heights[-1])
+        if baulk_pending_share(ctx.state) < 1.0:
+            # the crossing is owed: strokes with the pace to bring the cue ball back to baulk
+            speeds = (*speeds, *_CROSSING_SPEEDS)
+        for k, placed in enumerate(places):
+            cue = placed if placed is not None else ctx.position.balls[ctx.me]
+            for aim, tag in self._scan_aims(ctx, cue):
+                for speed in speeds:
+                    for height in heights:
+                        jobs.append((k, Strike(speed, aim, 0.0, height), tag))
+        return jobs
+
+    # --- the decision ---------------------------------------------------------------------
+
+    def decide(self, position: Position, rng: random.Random) -> Choice:
+        """The stroke to play from ``position``; random draws (the noise samples of the
+        last stage) come from ``rng`` only."""
+        ctx = _Context(position)
+        opp_from_d = self._opp_from_d(ctx)
+        places: list[Point | None] = list(self._placements(ctx)) if ctx.from_hand else [None]
+        if not places:
+            raise RuntimeError("no legal place in the D for the cue ball")
+        scanned = self._run(ctx, places, self._scan(ctx, places), opp_from_d)
+        if not scanned:  # no aim at all (cannot happen with a ball on the table)
+            return Choice(places[0], Strike(1.0, 90.0), (), 0.0)
+        finalists = self._refine(ctx, places, self._leaders(scanned), opp_from_d)
+        return self._choose(ctx, places, finalists, opp_from_d, rng)
+
+    def _leaders(self, scanned: Sequence[_Scored]) -> list[_Scored]:
+        """Stage 1's best candidates, one per placement, target, scoring parts and
+        baulk-line crossing (so that a different kind of stroke is not crowded out)."""
+        best: dict[tuple[int, tuple[ScoreKind, ...], int, bool], _Scored] = {}
+        for item in scanned:
+            verdict = item.verdict
+            key = (item.place, _parts(verdict), item.tag, verdict.baulk_crossed)
+            if key not in best or item.value > best[key].value:
+                best[key] = item
+        return sorted(best.values(), key=lambda x: -x.value)[: self.strength.budget.refine]
+
+    def _refine(
+        self,
+        ctx: _Context,
+        places: Sequence[Point | None],
+        leaders: Sequence[_Scored],
+        opp_from_d: float,
+    ) -> list[_Finalist]:
+        """Stage 2: a fine aim scan around each leader in a few speed and spin variants,
+        smoothed by the player's aim noise; the distinct best become the finalists."""
+        budget, noise = self.strength.budget, self.strength.noise
+        m = budget.fine_aims // 2
+        step = max(noise.aim, 0.01)
+        offsets = [step * (j - m) for j in range(2 * m + 1)]
+        weights = [math.exp(-0.5 * (o / max(noise.aim, 1e-6)) ** 2) for o in offsets]
+        variants: list[tuple[int, Strike]] = []
+        for item in leaders:
+            s = item.strike
+            more = [
+                Strike(s.speed * 0.85, s.aim, s.side, s.height),
+                Strike(s.speed * 1.18, s.aim, s.side, s.height),
+                Strike(s.speed, s.aim, s.side, max(-0.6, s.height - 0.3)),
+                Strike(s.speed, s.aim, s.side, min(0.6, s.height + 0.3)),
+            ]
+            variants += [(item.place, v) for v in [s, *more[: budget.variants]]]
+        jobs = [
+            (place, Strike(v.speed, v.aim + o, v.side, v.height), n)
+            for n, (place, v) in enumerate(variants)
+            for o in offsets
+        ]
+        fine = self._run(ctx, places, jobs, opp_from_d)
+        width = len(offsets)
+        refined: list[_Finalist] = []
+        for n in range(len(variants)):
+            row = fine[n * width : (n + 1) * width]
+            smooth = []
+            for j in range(width):
+                num = den = 0.0
+                for i, w in enumerate(weights):
+                    jj = j + i - m
+                    if 0 <= jj < width:
+                        num += w * row[jj].value
+                        den += w
+                smooth.append(num / den)
+            j = max(range(width), key=lambda i: (smooth[i], -abs(i - m)))
+            refined.append(
+                _Finalist(smooth[j], row[j].place, row[j].strike, _parts(row[j].verdict))
+            )
+        refined.sort(key=lambda c: -c.value)
+        finalists: list[_Finalist] = []
+        for cand in refined:
+            if not any(c.place == cand.place and _close(c.strike, cand.strike) for c in finalists):
+                finalists.append(cand)
+            if len(finalists) >= budget.finalists:
+                break
+        return finalists
+
+    def _choose(
+        self,
+        ctx: _Context,
+        places: Sequence[Point | None],
+        finalists: Sequence[_Finalist],
+        opp_from_d: float,
+        rng: random.Random,
+    ) -> Choice:
+        """Stage 3: each finalist simulated under the player's noise, the same draws for
+        all; the best mean value wins."""
+        budget, noise = self.strength.budget, self.strength.noise
+        draws = [
+            (
+                rng.gauss(0.0, noise.aim),
+                rng.gauss(0.0, noise.speed),
+                rng.gauss(0.0, noise.tip),
+                rng.gauss(0.0, noise.tip),
+            )
+            for _ in range(budget.samples)
+        ]
+        jobs = []
+        for n, cand in enumerate(finalists):
+            s = cand.strike
+            for da, dv, ds, dh in draws:
+                noisy = Strike(s.speed * (1 + dv), s.aim + da, s.side + ds, s.height + dh)
+                jobs.append((cand.place, clamp_strike(noisy), n))
+        totals = [0.0] * len(finalists)
+        for item in self._run(ctx, places, jobs, opp_from_d):
+            totals[item.tag] += item.value
+        k = max(range(len(finalists)), key=lambda i: (totals[i], -i))
+        best = finalists[k]
+        return Choice(places[best.place], best.strike, best.scores, totals[k] / budget.samples)
+
+
+def _parts(verdict: Verdict) -> tuple[ScoreKind, ...]:
+    return tuple(kind for kind, _ in verdict.scored)
+
+
+def _close(a: Strike, b: Strike) -> bool:
+    """Two strikes too alike to be two finalists."""
+    return (
+        abs(a.aim - b.aim) < 0.05
+        and abs(a.speed - b.speed) < 0.05 * a.speed
+        and abs(a.height - b.height) < 0.1
+    )

@@ -1,0 +1,375 @@
+"""Statistics of games from their records: points per visit, breaks, fouls, kinds of score.
+
+Everything is read from the verdicts written in the records (no simulation). A *visit* is
+a player's turn at the table: his strokes until one ends it (``visit_over``) or the game
+ends. Its *break* is the points his strokes scored in it (the verdict's ``break`` on its
+last stroke); penalty points received are not part of any break. Players are told apart
+by name; several records may be read together.
+
+:func:`break_histogram_svg` draws the distribution of breaks as an SVG document, built as
+text with the standard library.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from html import escape
+from typing import Any
+
+#: Break classes of the distribution: 0, 1-9, 10-19, ..., 90-99, 100 and more.
+BREAK_BINS: tuple[tuple[int, int | None], ...] = (
+    (0, 0),
+    *((max(1, k), k + 9) for k in range(0, 100, 10)),
+    (100, None),
+)
+#: Kinds of score, by the prefix of the verdict's ``scored`` keys.
+SCORE_GROUPS = ("cannon", "pot", "in_off")
+
+
+class StatsError(ValueError):
+    """A record that cannot be read for statistics; the message names the file and line."""
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """One player's figures over the games read."""
+
+    name: str
+    descriptions: tuple[str, ...]
+    games: int
+    wins: int
+    strokes: int
+    visits: int
+    points: int
+    penalties_received: int
+    #: Games in which he made a break of 100 or more.
+    century_games: int
+    breaks: tuple[int, ...]
+    fouls: Mapping[str, int]
+    scored_points: Mapping[str, int]
+
+    @property
+    def points_per_visit(self) -> float:
+        """Points scored by his own strokes per visit."""
+        return self.points / self.visits if self.visits else 0.0
+
+    @property
+    def highest_break(self) -> int:
+        return max(self.breaks, default=0)
+
+    @property
+    def average_break(self) -> float:
+        """The mean of his scoring visits' breaks (visits that scored nothing left out)."""
+        scoring = [b for b in self.breaks if b > 0]
+        return sum(scoring) / len(scoring) if scoring else 0.0
+
+    @property
+    def fouls_per_game(self) -> float:
+        return sum(self.fouls.values()) / self.games if self.games else 0.0
+
+    def share(self, group: str) -> float:
+        """The share of his scored points made by ``group`` (cannon, pot or in_off)."""
+        total = sum(self.scored_points.values())
+        return self.scored_points.get(group, 0) / total if total else 0.0
+
+    def breaks_at_least(self, points: int) -> int:
+        """Visits whose break reached ``points``."""
+        return sum(1 for b in self.breaks if b >= points)
+
+    def distribution(self) -> list[int]:
+        """Visits per class of :data:`BREAK_BINS`."""
+        counts = [0] * len(BREAK_BINS)
+        for b in self.breaks:
+            for k, (lo, hi) in enumerate(BREAK_BINS):
+                if b >= lo and (hi is None or b <= hi):
+                    counts[k] += 1
+                    break
+        return counts
+
+    def to_json(self) -> dict[str, Any]:
+        """The figures as JSON data."""
+        return {
+            "name": self.name,
+            "players": list(self.descriptions),
+            "games": self.games,
+            "wins": self.wins,
+            "strokes": self.strokes,
+            "visits": self.visits,
+            "points": self.points,
+            "penalties_received": self.penalties_received,
+            "points_per_visit": round(self.points_per_visit, 3),
+            "highest_break": self.highest_break,
+            "average_break": round(self.average_break, 3),
+            "centuries": self.breaks_at_least(100),
+            "century_games": self.century_games,
+            "break_distribution": {
+                _bin_label(lo, hi): n
+                for (lo, hi), n in zip(BREAK_BINS, self.distribution(), strict=True)
+            },
+            "fouls": dict(sorted(self.fouls.items())),
+            "fouls_per_game": round(self.fouls_per_game, 3),
+            "share": {g: round(self.share(g), 4) for g in SCORE_GROUPS},
+        }
+
+
+@dataclass(frozen=True)
+class Stats:
+    """Figures of every player (by name, in the order first met), and the games read."""
+
+    games: int
+    finished: int
+    players: Mapping[str, PlayerStats]
+
+
+@dataclass
+class _PlayerTally:
+    """One player's running counts while games are added."""
+
+    name: str
+    games: int = 0
+    wins: int = 0
+    strokes: int = 0
+    visits: int = 0
+    points: int = 0
+    penalties_received: int = 0
+    century_games: int = 0
+    breaks: list[int] = field(default_factory=list)
+    fouls: Counter[str] = field(default_factory=Counter)
+    scored_points: Counter[str] = field(default_factory=Counter)
+    descriptions: set[str] = field(default_factory=set)
+
+    def freeze(self) -> PlayerStats:
+        return PlayerStats(
+            name=self.name,
+            descriptions=tuple(sorted(self.descriptions)),
+            games=self.games,
+            wins=self.wins,
+            strokes=self.strokes,
+            visits=self.visits,
+            points=self.points,
+            penalties_received=self.penalties_received,
+            century_games=self.century_games,
+            breaks=tuple(self.breaks),
+            fouls=dict(sorted(self.fouls.items())),
+            scored_points=dict(self.scored_points),
+        )
+
+
+def _bin_label(lo: int, hi: int | None) -> str:
+    if hi is None:
+        return f"{lo}+"
+    return str(lo) if lo == hi else f"{lo}-{hi}"
+
+
+def _group(kind: str) -> str:
+    for group in SCORE_GROUPS:
+        if kind.startswith(group):
+            return group
+    return kind
+
+
+class Tally:
+    """Adds games up one at a time (an accumulator, not a value); :meth:`result` gives the
+    figures so far."""
+
+    def __init__(self) -> None:
+        self._games = 0
+        self._finished = 0
+        self._players: dict[str, _PlayerTally] = {}
+
+    def _player(self, name: str) -> _PlayerTally:
+        if name not in self._players:
+            self._players[name] = _PlayerTally(name)
+        return self._players[name]
+
+    def result(self) -> Stats:
+        """The figures of the games added so far."""
+        return Stats(
+            games=self._games,
+            finished=self._finished,
+            players={name: t.freeze() for name, t in self._players.items()},
+        )
+
+    def add_game(self, lines: Sequence[Mapping[str, Any]], where: str = "record") -> None:
+        """Add one game (its record's lines, parsed); :class:`StatsError` names the line of
+        a fault."""
+        if not lines or lines[0].get("type") != "match":
+            raise StatsError(f"{where}: line 1: a record starts with its match line")
+        header = lines[0]
+        players = header.get("players")
+        if not isinstance(players, list) or len(players) != 2:
+            raise StatsError(f"{where}: line 1: players: expected two names")
+        entrants = header.get("entrants") or {}
+        for name in players:
+            p = self._player(name)
+            p.games += 1
+            if isinstance(entrants, dict) and isinstance(entrants.get(name), str):
+                p.descriptions.add(entrants[name])
+        self._games += 1
+        before = {name: len(self._player(name).breaks) for name in players}
+        in_visit: str | None = None
+        last: Mapping[str, Any] | None = None
+        for number, line in enumerate(lines[1:], start=2):
+            if line.get("type") != "stroke":
+                continue
+            verdict = line.get("verdict")
+            if not isinstance(verdict, dict):
+                raise StatsError(f"{where}: line {number}: verdict: missing (not a game record?)")
+            try:
+                name = verdict["striker"]
+                p = self._player(name)
+                p.strokes += 1
+                in_visit = name
+                points = int(verdict["points"])
+                p.points += points
+                for kind, value in verdict["scored"].items():
+                    group = _group(kind)
+                    p.scored_points[group] += int(value)
+                foul = verdict["foul"]
+                if foul is not None:
+                    for code in foul["codes"]:
+                        p.fouls[code] += 1
+                    other = players[1] if name == players[0] else players[0]
+                    self._player(other).penalties_received += int(foul["penalty"])
+                if verdict["visit_over"] or verdict["winner"] is not None:
+                    p.visits += 1
+                    p.breaks.append(int(verdict["break"]))
+                    in_visit = None
+            except (KeyError, TypeError, ValueError) as exc:
+                raise StatsError(f"{where}: line {number}: verdict: unreadable ({exc!r})") from None
+            last = verdict
+        if in_visit is not None and last is not None:
+            # the game was stopped in the middle of a visit
+            p = self._player(in_visit)
+            p.visits += 1
+            p.breaks.append(int(last["break"]))
+        if last is not None and last.get("winner") is not None:
+            self._finished += 1
+            self._player(last["winner"]).wins += 1
+        for name in players:
+            p = self._player(name)
+            if any(b >= 100 for b in p.breaks[before[name] :]):
+                p.century_games += 1
+
+
+def read_games(sources: Iterable[tuple[str, Iterable[str]]]) -> Stats:
+    """Statistics of the records given as ``(name, lines)``."""
+    tally = Tally()
+    for where, raw_lines in sources:
+        parsed: list[Mapping[str, Any]] = []
+        for number, text in enumerate(raw_lines, start=1):
+            if not text.strip():
+                continue
+            try:
+                obj = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise StatsError(f"{where}: line {number}: not valid JSON: {exc.msg}") from None
+            if not isinstance(obj, dict):
+                raise StatsError(f"{where}: line {number}: expected a JSON object")
+            parsed.append(obj)
+        tally.add_game(parsed, where)
+    return tally.result()
+
+
+def report(stats: Stats) -> str:
+    """The figures as a text table."""
+    out = [f"games: {stats.games} ({stats.finished} finished)"]
+    for p in stats.players.values():
+        who = f"{p.name} ({', '.join(sorted(p.descriptions))})" if p.descriptions else p.name
+        out.append("")
+        out.append(who)
+        out.append(f"  wins                {p.wins} of {p.games}")
+        out.append(f"  visits              {p.visits}, strokes {p.strokes}")
+        out.append(f"  points per visit    {p.points_per_visit:.2f}")
+        out.append(f"  highest break       {p.highest_break}")
+        out.append(f"  average break       {p.average_break:.2f} (scoring visits)")
+        out.append(
+            f"  breaks of 100+      {p.breaks_at_least(100)}, of 50+ {p.breaks_at_least(50)}"
+        )
+        dist = ", ".join(
+            f"{_bin_label(lo, hi)}: {n}"
+            for (lo, hi), n in zip(BREAK_BINS, p.distribution(), strict=True)
+            if n
+        )
+        out.append(f"  breaks              {dist}")
+        fouls = ", ".join(f"{code} {n}" for code, n in sorted(p.fouls.items())) or "none"
+        out.append(f"  fouls per game      {p.fouls_per_game:.2f} ({fouls})")
+        shares = ", ".join(f"{g} {100 * p.share(g):.1f}%" for g in SCORE_GROUPS)
+        out.append(f"  points from         {shares}")
+    return "\n".join(out)
+
+
+_COLOURS = ("#1f6f43", "#c4122f", "#2b5fb3", "#d9a400")
+
+
+def break_histogram_svg(stats: Stats, title: str = "Breaks per visit") -> str:
+    """The break distribution of every player as a grouped bar chart (SVG text): the
+    share of his visits in each class of :data:`BREAK_BINS`."""
+    players = list(stats.players.values())
+    width, height = 900, 420
+    left, right, top, bottom = 60, 20, 50, 70
+    plot_w, plot_h = width - left - right, height - top - bottom
+    bins = len(BREAK_BINS)
+    shares = [[n / p.visits if p.visits else 0.0 for n in p.distribution()] for p in players]
+    # the scale's top: the largest share rounded up to a multiple of 4 % (ticks every 1/4)
+    peak = max((s for row in shares for s in row), default=0.0)
+    peak = max(0.04, math.ceil(peak * 25 - 1e-9) / 25)
+    slot = plot_w / bins
+    bar = slot * 0.8 / max(1, len(players))
+    parts = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" font-family="DejaVu Sans, Arial, sans-serif">',
+        f"<title>{escape(title)}</title>",
+        f'<rect width="{width}" height="{height}" fill="#ffffff"/>',
+        f'<text x="{width / 2}" y="28" text-anchor="middle" font-size="18">{escape(title)}</text>',
+    ]
+    for k in range(5):
+        frac = k / 4
+        y = top + plot_h * (1 - frac)
+        parts.append(
+            f'<line x1="{left}" y1="{y:.1f}" x2="{width - right}" y2="{y:.1f}" stroke="#dddddd"/>'
+        )
+        parts.append(
+            f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end" font-size="11">'
+            f"{100 * peak * frac:.0f}%</text>"
+        )
+    for b, (lo, hi) in enumerate(BREAK_BINS):
+        x0 = left + b * slot + slot * 0.1
+        for i, row in enumerate(shares):
+            h = plot_h * row[b] / peak
+            x = x0 + i * bar
+            parts.append(
+                f'<rect x="{x:.1f}" y="{top + plot_h - h:.1f}" width="{bar:.1f}" '
+                f'height="{h:.1f}" fill="{_COLOURS[i % len(_COLOURS)]}">'
+                f"<title>{escape(players[i].name)} {_bin_label(lo, hi)}: "
+                f"{100 * row[b]:.1f}%</title></rect>"
+            )
+        parts.append(
+            f'<text x="{left + (b + 0.5) * slot:.1f}" y="{top + plot_h + 18}" '
+            f'text-anchor="middle" font-size="11">{_bin_label(lo, hi)}</text>'
+        )
+    parts.append(
+        f'<line x1="{left}" y1="{top + plot_h}" x2="{width - right}" '
+        f'y2="{top + plot_h}" stroke="#333333"/>'
+    )
+    parts.append(
+        f'<text x="{left + plot_w / 2}" y="{height - 30}" text-anchor="middle" '
+        f'font-size="12">break (points in one visit)</text>'
+    )
+    for i, p in enumerate(players):
+        x = left + i * 220
+        parts.append(
+            f'<rect x="{x}" y="{height - 18}" width="12" height="12" '
+            f'fill="{_COLOURS[i % len(_COLOURS)]}"/>'
+        )
+        parts.append(
+            f'<text x="{x + 18}" y="{height - 8}" font-size="12">'
+            f"{escape(p.name)} ({p.visits} visits)</text>"
+        )
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"

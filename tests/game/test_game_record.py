@@ -1,0 +1,155 @@
+"""Whole games between AI players, their records, the replay and the referee."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterator
+
+import pytest
+from game_support import quick_ai
+
+from onered.game import Game, PhysicsSimulator, StrokeRecord
+from onered.game.record import RecordError, iter_lines, read_record
+from onered.game.replay import check_referee, replay
+from onered.players import GameSettings, play_game
+from onered.protocol.referee import run as referee_run
+
+NAMES = ("Ivanov", "Petrov")
+
+
+def play(seed: int, target: int = 30) -> tuple[Game, list[str]]:
+    """A quick game between two seeded AI players, and its record's lines."""
+    simulator = PhysicsSimulator()
+    players = {NAMES[0]: quick_ai(seed), NAMES[1]: quick_ai(seed + 1)}
+    game = play_game(players, GameSettings(target=target, names=NAMES), simulator)
+    lines = list(
+        iter_lines(
+            game.match,
+            game.entries,
+            physics=simulator.describe(),
+            opening=game.opening,
+            seed=seed,
+            entrants={n: players[n].description for n in NAMES},
+            lag=game.lag,
+        )
+    )
+    return game, lines
+
+
+@pytest.fixture(scope="module")
+def played() -> tuple[Game, list[str]]:
+    return play(11)
+
+
+def test_a_full_game_between_ai_players_ends_with_a_winner(played: tuple[Game, list[str]]) -> None:
+    game, lines = played
+    assert game.over
+    assert game.winner in NAMES
+    assert max(game.state.score) >= 30
+    assert game.lag is not None
+    assert game.lag.winner == game.match.players[0]
+    strokes = [e for e in game.entries if isinstance(e, StrokeRecord)]
+    assert len(lines) == 1 + len(game.entries)
+    assert strokes
+    # every stroke starts where the previous stroke or choice left the balls
+    after = None
+    for entry in game.entries:
+        if isinstance(entry, StrokeRecord) and after is not None:
+            expected = dict(after)
+            if entry.action.placed is not None:
+                expected[entry.cue_ball] = entry.action.placed
+            assert dict(entry.before) == expected
+        after = entry.balls_after
+
+
+def test_the_record_passes_the_referee_again_with_the_same_verdicts(
+    played: tuple[Game, list[str]],
+) -> None:
+    _, lines = played
+    out, err = io.StringIO(), io.StringIO()
+    assert referee_run(lines, out, err) == 0, err.getvalue()
+    verdicts = [json.loads(v) for v in out.getvalue().splitlines()]
+    recorded = [json.loads(line) for line in lines]
+    assert verdicts[0] == recorded[0]["opening"]
+    assert verdicts[1:] == [r["verdict"] for r in recorded[1:]]
+    assert verdicts[-1]["winner"] in NAMES
+    assert check_referee(read_record(lines)) is None
+
+
+def test_record_then_replay_is_bit_identical(played: tuple[Game, list[str]]) -> None:
+    game, lines = played
+    seen: list[StrokeRecord] = []
+    report = replay(read_record(lines), on_stroke=seen.append)
+    assert report.identical, (report.simulation, report.referee)
+    assert report.winner == game.winner
+    assert report.strokes == len(seen) == sum(isinstance(e, StrokeRecord) for e in game.entries)
+    assert all(s.result.paths for s in seen)  # the replay has trajectories to draw
+
+
+def test_the_same_seed_plays_the_same_game_and_another_seed_another() -> None:
+    _, first = play(3, target=12)
+    _, again = play(3, target=12)
+    _, other = play(4, target=12)
+    assert first == again
+    assert first[1:] != other[1:]
+
+
+def test_a_tampered_record_is_caught_at_its_line(played: tuple[Game, list[str]]) -> None:
+    _, lines = played
+    k = 2
+    data = json.loads(lines[k])
+    data["strike"]["aim"] += 0.5
+    tampered = [*lines[:k], json.dumps(data, ensure_ascii=False), *lines[k + 1 :]]
+    report = replay(read_record(tampered))
+    assert not report.identical
+    assert report.simulation is not None
+    assert report.simulation.line == k + 1
+
+    verdict_changed = json.loads(lines[k])
+    verdict_changed["verdict"]["points"] += 1
+    report = replay(read_record([*lines[:k], json.dumps(verdict_changed), *lines[k + 1 :]]))
+    assert report.referee is not None
+    assert report.referee.line == k + 1
+    assert "points" in report.referee.what
+
+
+def lines_of(*objs: object) -> Iterator[str]:
+    return (json.dumps(o) for o in objs)
+
+
+@pytest.mark.parametrize(
+    ("lines", "message"),
+    [
+        ([], "line 1: empty record"),
+        (["not json"], "line 1: not valid JSON"),
+        (['{"type": "stroke"}'], "line 1: the first line of a record must be its match line"),
+        (
+            ['{"type": "match", "target": 100, "players": ["a", "b"]}'],
+            "line 1: record: expected format version 1",
+        ),
+    ],
+)
+def test_unreadable_records_name_the_line(lines: list[str], message: str) -> None:
+    with pytest.raises(RecordError, match=message):
+        read_record(lines)
+
+
+def test_a_stroke_line_without_its_strike_names_the_field(played: tuple[Game, list[str]]) -> None:
+    _, lines = played
+    data = json.loads(lines[1])
+    del data["strike"]
+    with pytest.raises(RecordError, match="line 2: missing field 'strike'"):
+        read_record([lines[0], json.dumps(data)])
+
+
+def test_a_record_from_another_engine_is_named_as_such(played: tuple[Game, list[str]]) -> None:
+    _, lines = played
+    header = json.loads(lines[0])
+    assert len(header["physics"]["fingerprint"]) == 16
+    header["physics"]["fingerprint"] = "0123456789abcdef"
+    report = replay(read_record([json.dumps(header), *lines[1:]]))
+    assert report.simulation is not None
+    assert report.simulation.line == 1
+    assert "another version of the physics engine" in report.simulation.what
+    assert report.referee is None  # the referee's verdicts do not depend on the engine
