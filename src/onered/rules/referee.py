@@ -72,6 +72,18 @@ _OBJECTS = {
     Ball.RED: (Ball.WHITE, Ball.YELLOW),
 }
 
+_COUNTERS: dict[tuple[int, int, int], Counters] = {}
+_NO_COUNTS = Counters()
+
+
+def _counters(cannons: int, hazards: int, red_run: int) -> Counters:
+    """Counters values are few and immutable: share them instead of building one a stroke."""
+    key = (cannons, hazards, red_run)
+    found = _COUNTERS.get(key)
+    if found is None:
+        found = _COUNTERS[key] = Counters(cannons, hazards, red_run)
+    return found
+
 
 def start(match: Match) -> GameState:
     """The opening state (2.3.2–2.3.3): red on the billiards spot, both cue balls in hand."""
@@ -106,7 +118,7 @@ def opening_verdict(state: GameState) -> Verdict:
         options=(),
         placements=(Placement(Ball.RED, Spot.BILLIARDS),),
         in_hand=state.in_hand(),
-        counters=Counters(),
+        counters=_NO_COUNTS,
         baulk_required=False,
         baulk_crossed=False,
         calls=(),
@@ -407,8 +419,8 @@ def judge(state: GameState, stroke: Stroke) -> tuple[GameState, Verdict]:
     required = break1 % 100 >= 80 and baulk_met < break1 // 100
     if required and not (break0 % 100 >= 80 and break0 // 100 == break1 // 100):
         calls.append(CallCode.BAULK_LINE_REQUIRED)
-    winner = _winner(state.match, score)
-    new_counters = Counters(cannons, hazards, red_run)
+    winner = s if score[s] >= state.match.target else None  # 2.5.5, decision 12
+    new_counters = _counters(cannons, hazards, red_run)
     new_state = GameState(
         match=state.match,
         table=layout.table,
@@ -514,7 +526,7 @@ def _visit_ends(
         options=(),
         placements=tuple(layout.placements),
         in_hand=new_state.in_hand(),
-        counters=Counters(),
+        counters=_NO_COUNTS,
         baulk_required=False,
         baulk_crossed=False,
         calls=tuple(calls),
@@ -571,7 +583,7 @@ def _foul(
         options=BOTH_OPTIONS if winner is None else (),
         placements=tuple(layout.placements),
         in_hand=new_state.in_hand(),
-        counters=Counters(),
+        counters=_NO_COUNTS,
         baulk_required=False,
         baulk_crossed=False,
         calls=tuple(calls),
@@ -615,7 +627,7 @@ def choose(state: GameState, option: Option) -> tuple[GameState, Verdict]:
         options=(),
         placements=tuple(layout.placements),
         in_hand=new_state.in_hand(),
-        counters=Counters(),
+        counters=_NO_COUNTS,
         baulk_required=False,
         baulk_crossed=False,
         calls=(),
