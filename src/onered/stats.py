@@ -12,13 +12,14 @@ text with the standard library.
 
 from __future__ import annotations
 
-import json
 import math
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from html import escape
 from typing import Any
+
+from onered.protocol.json_fields import ProtocolError, loads_object
 
 #: Break classes of the distribution: 0, 1-9, 10-19, ..., 90-99, 100 and more.
 BREAK_BINS: tuple[tuple[int, int | None], ...] = (
@@ -265,12 +266,9 @@ def read_games(sources: Iterable[tuple[str, Iterable[str]]]) -> Stats:
             if not text.strip():
                 continue
             try:
-                obj = json.loads(text)
-            except json.JSONDecodeError as exc:
-                raise StatsError(f"{where}: line {number}: not valid JSON: {exc.msg}") from None
-            if not isinstance(obj, dict):
-                raise StatsError(f"{where}: line {number}: expected a JSON object")
-            parsed.append(obj)
+                parsed.append(loads_object(text))
+            except ProtocolError as exc:
+                raise StatsError(f"{where}: line {number}: {exc}") from None
         tally.add_game(parsed, where)
     return tally.result()
 

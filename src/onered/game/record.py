@@ -50,6 +50,7 @@ from onered.game.model import (
     StrokeRecord,
 )
 from onered.physics.types import Strike
+from onered.protocol.json_fields import ProtocolError, loads_object
 from onered.protocol.referee import verdict_json
 from onered.protocol.shot import event_json
 from onered.rules import Ball, Match, Option, ScoreKind, Verdict
@@ -385,11 +386,9 @@ def read_record(lines: Iterable[str]) -> Record:
         if not text.strip():
             continue
         try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"line {number}: not valid JSON: {exc.msg}") from None
-        if not isinstance(obj, dict):
-            raise RecordError(f"line {number}: expected a JSON object")
+            obj = loads_object(text)
+        except ProtocolError as exc:
+            raise RecordError(f"line {number}: {exc}") from None
         texts.append(text)
         if header is None:
             header = _read_header(obj)
