@@ -14,6 +14,7 @@ from typing import Any
 
 from onered import rules
 from onered.game import Game, PhysicsSimulator
+from onered.physics import check_position
 from onered.physics.types import Event, EventKind, Segment, ShotResult, Strike
 from onered.players import AIPlayer, Budget, Noise, Strength
 from onered.rules import Ball, Counters, GameState, Match
@@ -91,6 +92,9 @@ class Scripted:
 
     def describe(self) -> dict[str, Any]:
         return {"params": {}, "table": {}}
+
+    def check(self, balls: Mapping[str, Point]) -> None:
+        check_position(balls)
 
 
 def state_at(

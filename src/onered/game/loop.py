@@ -40,7 +40,7 @@ from onered.rules import (
     Stroke,
     Verdict,
 )
-from onered.table import BALL_DIAMETER, EPS, Point, in_d, on_surface
+from onered.table import BALL_DIAMETER, EPS, Point, in_d
 
 #: The balls in the order the game writes them (records, positions).
 BALL_ORDER: tuple[Ball, ...] = (Ball.WHITE, Ball.YELLOW, Ball.RED)
@@ -94,19 +94,6 @@ def placement_problem(balls: Mapping[Ball, Point], ball: Ball, p: Point) -> str 
     return None
 
 
-def _check_balls(balls: Mapping[Ball, Point], what: str) -> None:
-    """Balls must lie on the playing surface and must not overlap."""
-    items = list(balls.items())
-    for k, (ball, p) in enumerate(items):
-        if not (math.isfinite(p[0]) and math.isfinite(p[1])) or not on_surface(p):
-            raise IllegalActionError(f"{what}: the {ball.value} at {_fmt(p)} is off the table")
-        for other, q in items[:k]:
-            if math.dist(p, q) < BALL_DIAMETER - EPS:
-                raise IllegalActionError(
-                    f"{what}: the {ball.value} at {_fmt(p)} overlaps the {other.value} at {_fmt(q)}"
-                )
-
-
 class Game:
     """One game of Snooker-1-Red on a simulated table, played stroke by stroke.
 
@@ -148,7 +135,13 @@ class Game:
                 f"balls: {sorted(b.value for b in balls)} must be the balls the referee has on "
                 f"the table, {sorted(b.value for b in state.table)}"
             )
-        _check_balls(balls, "balls")
+        for ball, p in balls.items():
+            if len(p) != 2 or not all(isinstance(c, int | float) for c in p):
+                raise IllegalActionError(f"balls: the {ball.value} at {p!r} is not a point [x, y]")
+        try:
+            simulator.check({b.value: p for b, p in balls.items()})
+        except ValueError as exc:  # the table's refusal (PhysicsInputError) names the ball
+            raise IllegalActionError(f"balls: {exc}") from None
         ordered = {b: balls[b] for b in BALL_ORDER if b in balls}
         state = replace(state, table=dict(ordered))
         game = cls.__new__(cls)

@@ -32,6 +32,11 @@ class Simulator(Protocol):
         """The table and parameters as JSON data, for the game record."""
         ...
 
+    def check(self, balls: Mapping[str, Point]) -> None:
+        """Raise ``ValueError`` naming a ball that may not stand where ``balls`` puts it
+        (the table's one definition of "on the table")."""
+        ...
+
 
 #: Canonical strokes whose simulation identifies an engine: a break-off from the D at the
 #: red on its spot, a cut with side and screw, a long power stroke round the table.
@@ -86,6 +91,13 @@ class PhysicsSimulator:
 
         launch = strike_to_launch(strike, self.params)
         return simulate(balls, cue_ball, launch, self.params, self.table)
+
+    def check(self, balls: Mapping[str, Point]) -> None:
+        """The engine's :func:`~onered.physics.check_position` on this table: every rest
+        position the engine leaves is accepted (``PhysicsInputError`` otherwise)."""
+        from onered.physics import check_position
+
+        check_position(balls, self.params, self.table)
 
     def describe(self) -> dict[str, Any]:
         """``{"params": {...}, "table": {...}, "fingerprint": "..."}``: every field, so a

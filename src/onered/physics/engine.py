@@ -169,6 +169,69 @@ def _vector(value: object, size: int, what: str) -> tuple[float, ...]:
     return tuple(_number(x, f"{what}[{k}]") for k, x in enumerate(value))
 
 
+def _table_and_params(
+    params: Params | None, table: TableSpec | None
+) -> tuple[Params, TableSpec]:
+    params = _DEFAULT_PARAMS if params is None else params
+    table = _DEFAULT_TABLE if table is None else table
+    if not isinstance(params, Params):
+        raise PhysicsInputError(f"params must be a Params, got {type(params).__name__}")
+    if not isinstance(table, TableSpec):
+        raise PhysicsInputError(f"table must be a TableSpec, got {type(table).__name__}")
+    return params, table
+
+
+def _positions(balls: Mapping[str, tuple[float, float]]) -> tuple[tuple[str, ...], list[float]]:
+    """The ball ids in engine order (sorted) and their flat, checked coordinates."""
+    if not isinstance(balls, Mapping) or not balls:
+        raise PhysicsInputError("balls must be a non-empty mapping of ball id to [x, y]")
+    for ball in balls:
+        if not isinstance(ball, str):
+            raise PhysicsInputError(f"ball ids must be strings, got {ball!r}")
+    ids = tuple(sorted(balls))
+    flat: list[float] = []
+    for ball in ids:
+        flat += _vector(balls[ball], 2, f"balls[{ball!r}]")
+    return ids, flat
+
+
+def _check_placement(ctx: Context, ids: tuple[str, ...], flat: Sequence[float]) -> None:
+    """Raise :class:`PhysicsInputError` naming the first ball that may not stand where it is."""
+    problem = ctx.validate(flat)
+    if problem is None:
+        return
+    code, i, j = problem
+    name = ids[i]
+    where = f"balls[{name!r}] at ({flat[2 * i]:.6g}, {flat[2 * i + 1]:.6g})"
+    if code == 1:
+        raise PhysicsInputError(f"{where} is off the table")
+    if code == 2:
+        raise PhysicsInputError(f"{where} is over the {_table.POCKET_NAMES[j]} pocket")
+    if code == 3:
+        raise PhysicsInputError(f"{where} overlaps the {_table.CUSHION_NAMES[j]} cushion")
+    if code == 4:
+        raise PhysicsInputError(f"{where} overlaps a jaw of the {_table.POCKET_NAMES[j]} pocket")
+    raise PhysicsInputError(f"{where} overlaps balls[{ids[j]!r}]")
+
+
+def check_position(
+    balls: Mapping[str, tuple[float, float]],
+    params: Params | None = None,
+    table: TableSpec | None = None,
+) -> None:
+    """The one definition of "on the table" for balls at rest, used by every interface.
+
+    A ball may stand wherever its centre is not inside a pocket's fall circle, lies within
+    the bed's outline (pocket mouths and jaws included) and the ball overlaps no cushion,
+    jaw facing or knuckle, nor another ball, by more than 1e-6 m. Every rest position the
+    engine produces satisfies this, so what one stroke leaves is the next stroke's input.
+    Raises :class:`PhysicsInputError` naming the first ball that breaks it.
+    """
+    params, table = _table_and_params(params, table)
+    ids, flat = _positions(balls)
+    _check_placement(_context(params, table), ids, flat)
+
+
 def _prepare(
     balls: Mapping[str, tuple[float, float]],
     cue_ball: str,
@@ -177,42 +240,14 @@ def _prepare(
 ) -> tuple[Context, Params, tuple[str, ...], list[float], int]:
     """Check the position; return the engine, the ball ids in engine order (sorted), the
     flat positions and the cue ball's index."""
-    params = _DEFAULT_PARAMS if params is None else params
-    table = _DEFAULT_TABLE if table is None else table
-    if not isinstance(params, Params):
-        raise PhysicsInputError(f"params must be a Params, got {type(params).__name__}")
-    if not isinstance(table, TableSpec):
-        raise PhysicsInputError(f"table must be a TableSpec, got {type(table).__name__}")
-    if not isinstance(balls, Mapping) or not balls:
-        raise PhysicsInputError("balls must be a non-empty mapping of ball id to [x, y]")
-    for ball in balls:
-        if not isinstance(ball, str):
-            raise PhysicsInputError(f"ball ids must be strings, got {ball!r}")
+    params, table = _table_and_params(params, table)
+    ids, flat = _positions(balls)
     if not isinstance(cue_ball, str) or cue_ball not in balls:
         raise PhysicsInputError(
             f"cue_ball {cue_ball!r} is not one of the balls on the table {sorted(balls)}"
         )
-    ids = tuple(sorted(balls))
-    flat: list[float] = []
-    for ball in ids:
-        flat += _vector(balls[ball], 2, f"balls[{ball!r}]")
     ctx = _context(params, table)
-    problem = ctx.validate(flat)
-    if problem is not None:
-        code, i, j = problem
-        name = ids[i]
-        where = f"balls[{name!r}] at ({flat[2 * i]:.6g}, {flat[2 * i + 1]:.6g})"
-        if code == 1:
-            raise PhysicsInputError(f"{where} is off the table")
-        if code == 2:
-            raise PhysicsInputError(f"{where} is over the {_table.POCKET_NAMES[j]} pocket")
-        if code == 3:
-            raise PhysicsInputError(f"{where} overlaps the {_table.CUSHION_NAMES[j]} cushion")
-        if code == 4:
-            raise PhysicsInputError(
-                f"{where} overlaps a jaw of the {_table.POCKET_NAMES[j]} pocket"
-            )
-        raise PhysicsInputError(f"{where} overlaps balls[{ids[j]!r}]")
+    _check_placement(ctx, ids, flat)
     return ctx, params, ids, flat, ids.index(cue_ball)
 
 
