@@ -22,12 +22,39 @@ published): corner opening 86 mm, middle opening 80 mm at the cushion line.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from functools import lru_cache
 
 from onered import table
 from onered.physics.errors import PhysicsInputError
+from onered.physics.params import Range, check_ranges
 from onered.physics.types import Vec2
+
+_OPENING = Range(0.04, 0.2, "m")  # from the smallest ball's diameter to twice a wide pocket
+_FACING_ANGLE = Range(-30.0, 30.0, "degrees")
+_KNUCKLE = Range(0.0, 0.1, "m", low_open=True)
+_DEPTH = Range(0.0, 0.2, "m", low_open=True)
+
+#: The range of every field of :class:`TableSpec` (the one place where they live). A table
+#: must also fit the ball (:meth:`TableSpec.check_ball_radius`), and ``baulk_y`` lie
+#: strictly between 0 and ``length``.
+TABLE_RANGES: dict[str, Range] = {
+    "width": Range(0.5, 5.0, "m"),
+    "length": Range(0.5, 5.0, "m"),
+    "baulk_y": Range(0.0, 5.0, "m", low_open=True),
+    **{
+        f"{kind}_{name}": valid
+        for kind in ("corner", "middle")
+        for name, valid in (
+            ("opening", _OPENING),
+            ("facing_angle", _FACING_ANGLE),
+            ("knuckle_radius", _KNUCKLE),
+            ("jaw_depth", _DEPTH),
+            ("fall_radius", _DEPTH),
+            ("fall_depth", _DEPTH),
+        )
+    },
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,19 +83,11 @@ class TableSpec:
     middle_fall_depth: float = 0.045
 
     def __post_init__(self) -> None:
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if not isinstance(value, int | float) or not math.isfinite(value):
-                raise PhysicsInputError(f"table.{f.name} must be a finite number, got {value!r}")
-            if f.name.endswith("facing_angle"):
-                if not -30.0 <= value <= 30.0:
-                    raise PhysicsInputError(
-                        f"table.{f.name} must lie in [-30, 30] degrees, got {value!r}"
-                    )
-            elif value <= 0:
-                raise PhysicsInputError(f"table.{f.name} must be positive, got {value!r}")
+        check_ranges("table", self, TABLE_RANGES)
         if not 0 < self.baulk_y < self.length:
-            raise PhysicsInputError(f"table.baulk_y must lie on the table, got {self.baulk_y!r}")
+            raise PhysicsInputError(
+                f"table.baulk_y: must lie on the table, in (0, length), got {self.baulk_y!r}"
+            )
         for kind in ("corner", "middle"):
             tangent = _knuckle_tangent_length(self, kind)
             if tangent >= getattr(self, f"{kind}_jaw_depth"):
