@@ -110,11 +110,28 @@ ERRORS: list[tuple[str, Any, str]] = [
     (
         "overlapping balls",
         balls_with(red=[0.889 + BALL_DIAMETER * 0.9, 0.8]),
-        "balls: white and red overlap",
+        "balls.red: at (0.93625, 0.8) overlaps balls.white",
     ),
-    ("ball off the side", balls_with(red=[0.01, 2.0]), "balls.red: [0.01, 2.0] is off the"),
-    ("ball beyond the top", balls_with(red=[0.9, 3.6]), "balls.red: [0.9, 3.6] is off the"),
-    ("ball at negative x", balls_with(yellow=[-0.5, 2.0]), "balls.yellow: [-0.5, 2.0] is off"),
+    (
+        "ball into the side cushion",
+        balls_with(red=[0.01, 2.0]),
+        "balls.red: at (0.01, 2) overlaps the left_upper cushion",
+    ),
+    (
+        "ball beyond the top",
+        balls_with(red=[0.9, 3.6]),
+        "balls.red: at (0.9, 3.6) is off the table",
+    ),
+    (
+        "ball at negative x",
+        balls_with(yellow=[-0.5, 2.0]),
+        "balls.yellow: at (-0.5, 2) is off the table",
+    ),
+    (
+        "ball in a pocket's fall",
+        balls_with(red=[-0.03, LENGTH / 2]),
+        "balls.red: at (-0.03, 1.7845) is over the middle_left pocket",
+    ),
     ("no cue ball", shot_with(cue_ball=None), "cue_ball: required"),
     ("cue ball a number", shot_with(cue_ball=1), "cue_ball: expected a string, got a number"),
     ("cue ball the red", shot_with(cue_ball="red"), "cue_ball: must be one of white, yellow"),
@@ -161,10 +178,43 @@ ERRORS: list[tuple[str, Any, str]] = [
     ),
     ("params not an object", shot_with(params=[0.01]), "params: expected an object, got an array"),
     ("unknown param", shot_with(params={"mu_x": 0.1}), "params: unknown parameter 'mu_x'"),
-    ("negative param", shot_with(params={"mu_r": -0.01}), "params.mu_r: must be > 0"),
-    ("zero param", shot_with(params={"g": 0}), "params.g: must be > 0, got 0"),
-    ("restitution > 1", shot_with(params={"e_b": 1.5}), "params.e_b: must be between 0 and 1"),
-    ("negative friction", shot_with(params={"f_c": -0.2}), "params.f_c: must be >= 0"),
+    ("negative param", shot_with(params={"mu_r": -0.01}), "params.mu_r: must lie in [0.001, 0.1]"),
+    ("zero param", shot_with(params={"g": 0}), "params.g: must lie in [1, 30] m/s^2, got 0"),
+    ("tiny gravity", shot_with(params={"g": 1e-300}), "params.g: must lie in [1, 30] m/s^2"),
+    ("restitution > 1", shot_with(params={"e_b": 1.5}), "params.e_b: must lie in [0, 1], got 1.5"),
+    ("negative friction", shot_with(params={"f_c": -0.2}), "params.f_c: must lie in [0, 1]"),
+    (
+        "spin that never decays",
+        shot_with(params={"mu_sp": 0}),
+        "params.mu_sp: must lie in [0.001, 0.1], got 0",
+    ),
+    ("ball too big", shot_with(params={"R": 0.1}), "params.R: must lie in [0.02, 0.035] m"),
+    ("heavy ball", shot_with(params={"m": 5}), "params.m: must lie in [0.05, 0.5] kg"),
+    ("throw friction", shot_with(params={"mu_b_b": 2}), "params.mu_b_b: must lie in [0, 0.5]"),
+    (
+        "cushion below the equator",
+        shot_with(params={"cushion_height": 0.021}),
+        "params.cushion_height: must lie in [R, 2R)",
+    ),
+    ("light cue", shot_with(params={"cue_mass": 0.01}), "params.cue_mass: must lie in [0.1, 2]"),
+    (
+        "cue end heavier than the cue",
+        shot_with(params={"cue_mass": 0.1, "cue_end_mass": 0.1}),
+        "params.cue_end_mass: must lie in [0, cue_mass)",
+    ),
+    ("table not an object", shot_with(table=1), "table: expected an object, got a number"),
+    ("unknown table field", shot_with(table={"width": 2.0}), "table: unknown parameter 'width'"),
+    (
+        "pocket too wide",
+        shot_with(table={"corner_opening": 0.5}),
+        "table.corner_opening: must lie in [0.04, 0.2] m, got 0.5",
+    ),
+    (
+        "pocket narrower than the ball",
+        shot_with(table={"middle_opening": 0.05}),
+        "table: the middle pockets are too narrow",
+    ),
+    ("table field a string", shot_with(table={"corner_opening": "x"}), "table.corner_opening:"),
     (
         "param a string",
         shot_with(params={"m": "heavy"}),
@@ -193,9 +243,14 @@ def test_protocol_error_is_a_value_error() -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("{", "not valid JSON: Expecting property name"),
-        ("", "not valid JSON: Expecting value"),
-        ('{"balls": {}} trailing', "not valid JSON: Extra data"),
+        ("{", "not valid JSON: unexpected end of data at column 2"),
+        ("", "not valid JSON: Input is a zero-length, empty document"),
+        ('{"balls": {}} trailing', "not valid JSON: unexpected content after document"),
+        ('{"a": 1' + "0" * 400 + "}", "not valid JSON: a number too large for a double"),
+        ('{"a": 1' + "0" * 5000 + "}", "not valid JSON: a number too large for a double"),
+        ('{"a": 1e999}', "not valid JSON: a number too large for a double"),
+        ("[" * 2000, "not valid JSON: nested too deeply"),
+        ('{"balls": "\udc80"}', "not UTF-8 text: byte 0xed at byte 12"),
         ('{"balls": {"white": [NaN, 1.0]}}', "not valid JSON: NaN is not a number JSON allows"),
         ('{"balls": {"white": [Infinity, 1.0]}}', "not valid JSON: Infinity is not a number"),
         ('{"balls": {"white": [-Infinity, 1.0]}}', "not valid JSON: -Infinity is not a number"),
@@ -265,7 +320,9 @@ def test_ball_radius_override_is_used_for_overlap() -> None:
     # 6 cm apart: clear of each other with R = 26.25 mm, overlapping with R = 35 mm.
     shot = balls_with(red=[0.889 + 0.06, 0.8])
     parse_shot(shot)
-    with pytest.raises(ShotProtocolError, match="white and red overlap"):
+    with pytest.raises(
+        ShotProtocolError, match=r"balls\.red: at \(0\.949, 0\.8\) overlaps balls\.white"
+    ):
         parse_shot({**shot, "params": {"R": 0.035}})
 
 

@@ -33,13 +33,18 @@ SIMULTANEOUS_S = 1e-9
 #: (a ball cannot leave the bed in its model), so :func:`off_table` finds none today; the
 #: query matches by value so that an engine adding the kind is read without a change here.
 _OFF_TABLE_KIND = "off_table"
+#: Event kinds as module constants: reading ``EventKind.X`` goes through the Enum's
+#: descriptor on every access, which a loop over every event of every shot should not pay.
+_BALL_BALL = EventKind.BALL_BALL
+_POCKET = EventKind.POCKET
+_BAULK_LINE = EventKind.BAULK_LINE
 
 
 def _cue_contacts(events: Iterable[Event], cue: str) -> list[tuple[float, str]]:
     """``(time, other ball)`` for every ball-ball event involving the cue ball, in order."""
     contacts: list[tuple[float, str]] = []
     for event in events:
-        if event.kind is EventKind.BALL_BALL and cue in event.balls:
+        if event.kind is _BALL_BALL and cue in event.balls:
             contacts.extend((event.t, ball) for ball in event.balls if ball != cue)
     return contacts
 
@@ -67,13 +72,13 @@ def cannon(events: Iterable[Event], cue: str) -> bool:
 
 def potted(events: Iterable[Event]) -> tuple[str, ...]:
     """Balls that fell into a pocket, in the order they fell."""
-    return tuple(ball for event in events if event.kind is EventKind.POCKET for ball in event.balls)
+    return tuple(ball for event in events if event.kind is _POCKET for ball in event.balls)
 
 
 def off_table(events: Iterable[Event]) -> tuple[str, ...]:
     """Balls forced off the table, in order (none from the current 2-D engine)."""
     return tuple(
-        ball for event in events if event.kind.value == _OFF_TABLE_KIND for ball in event.balls
+        ball for event in events if event.kind._value_ == _OFF_TABLE_KIND for ball in event.balls
     )
 
 
@@ -85,7 +90,7 @@ def crossed_baulk(events: Iterable[Event], rest: Mapping[str, Vec2 | None], cue:
     if at is None or not in_baulk(at):
         return False
     return any(
-        event.kind is EventKind.BAULK_LINE and event.direction == "in" and cue in event.balls
+        event.kind is _BAULK_LINE and event.direction == "in" and cue in event.balls
         for event in events
     )
 

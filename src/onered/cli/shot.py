@@ -6,8 +6,12 @@ line of JSON; an invalid shot prints ``error: <message>`` on standard error and 
 ``--batch`` reads JSON Lines: each non-blank line is a shot and gets exactly one output line,
 the result or ``{"error": "...", "line": N}`` (N counts every input line, blank ones too);
 blank lines are skipped and produce no output, since they hold no shot. The run goes on after
-a bad line, each error is also reported on standard error as ``line N: <message>``, and the
-exit status is 2 if any line failed.
+a bad line (not JSON, not UTF-8, a number too large, nesting too deep, a wrong field), each
+error is also reported on standard error as ``line N: <message>``, and the exit status is 2
+if any line failed. Input is read as bytes and answered in batches: everything that was
+ready at once is answered, then written and flushed together (see
+:mod:`onered.protocol.lines`), so a file runs at full speed and a terminal or a pipe gets
+each answer as soon as its line is complete.
 
 ``--svg FILE`` also draws the shot. In batch mode each valid shot is drawn to FILE with its
 input line number before the extension (``shots.svg`` → ``shots-3.svg`` for line 3), so a
@@ -17,11 +21,10 @@ picture can be matched to its line.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import sys
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from onered.protocol.shot import ShotInput
@@ -66,47 +69,74 @@ def _title(shot: ShotInput) -> str:
     return f"{shot.cue_ball}: launch v = ({cue.v[0]:g}, {cue.v[1]:g}) m/s"
 
 
-def _play(text: str, svg: Path | None) -> str:
-    """One shot: JSON text in, one line of result JSON out; raises ShotProtocolError or
-    OSError (writing the picture)."""
-    from onered.protocol.shot import dumps, loads_shot, shot_output, simulate_shot
+def _play(text: str | bytes, svg: Path | None) -> bytes:
+    """One shot: JSON in, one line of result JSON out; raises ShotProtocolError or OSError
+    (writing the picture)."""
+    from onered.protocol.json_fields import dumps_line
+    from onered.protocol.shot import loads_shot, play_line, shot_output_fast, simulate_shot
+
+    if svg is None:
+        return play_line(text)
+    from onered.svg import draw_shot, save_svg
 
     shot = loads_shot(text)
     result = simulate_shot(shot)
-    line = dumps(shot_output(result, shot.cue_ball))
-    if svg is not None:
-        from onered.svg import draw_shot, save_svg
-        from onered.table import BALL_RADIUS
-
-        radius = shot.params.get("R", BALL_RADIUS)
-        save_svg(svg, draw_shot(shot.balls, result, title=_title(shot), ball_radius=radius))
+    line = dumps_line(shot_output_fast(result, shot.cue_ball))
+    title = _title(shot)
+    save_svg(svg, draw_shot(shot.balls, result, title=title, ball_radius=shot.physics.R))
     return line
 
 
-def _batch(lines: Iterable[str], svg: Path | None, out: TextIO, err: TextIO) -> int:
-    """Play each non-blank line as it arrives (so a pipe gets results as it feeds shots)."""
-    from onered.protocol.shot import ShotProtocolError, dumps
+def batch(
+    source: IO[Any] | Iterable[str], out: IO[Any], err: IO[Any], svg: Path | None = None
+) -> int:
+    """``onered shot --batch``: one output line per non-blank input line, answers written
+    and flushed per batch of ready input; 2 if any line failed, else 0."""
+    from onered.protocol.lines import is_blank, line_batches, sink
+    from onered.protocol.shot import ShotProtocolError, error_line, play_line
 
+    write_out, write_err = sink(out), sink(err)
     status = 0
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            out.write(_play(line, None if svg is None else _numbered(svg, number)) + "\n")
-        except (ShotProtocolError, OSError) as exc:
-            message = str(exc)
-            out.write(dumps({"error": message, "line": number}) + "\n")
-            err.write(f"line {number}: {message}\n")
+    number = 0
+    for lines in line_batches(source):
+        answers: list[bytes] = []
+        problems: list[str] = []
+        for line in lines:
+            number += 1
+            if is_blank(line):
+                continue
+            try:
+                if svg is None:
+                    answers.append(play_line(line))
+                else:
+                    answers.append(_play(line, _numbered(svg, number)))
+            except (ShotProtocolError, OSError) as exc:
+                message = str(exc)
+            except Exception as exc:  # a bug must not lose the rest of the batch
+                message = f"internal error: {type(exc).__name__}: {exc}"
+            else:
+                continue
+            answers.append(error_line(message, number))
+            problems.append(f"line {number}: {message}\n")
             status = 2
-        out.flush()
+        if answers:
+            write_out(b"".join(answers))
+        if problems:
+            write_err("".join(problems).encode("utf-8", "replace"))
     return status
 
 
-def _open(file: str | None) -> TextIO:
-    """The input: FILE, or standard input when absent or ``-``."""
+def _read(file: str | None) -> bytes:
+    """All of FILE, or of standard input when absent or ``-``, as bytes."""
     if file is None or file == "-":
-        return sys.stdin
-    return open(file, encoding="utf-8")
+        stdin = sys.stdin
+        buffer = getattr(stdin, "buffer", None)
+        if buffer is not None:
+            data: bytes = buffer.read()
+            return data
+        return stdin.read().encode("utf-8", "surrogatepass")
+    with open(file, "rb") as handle:
+        return handle.read()
 
 
 def run(args: argparse.Namespace) -> int:
@@ -114,17 +144,24 @@ def run(args: argparse.Namespace) -> int:
     from onered.protocol.shot import ShotProtocolError
 
     try:
-        source = _open(args.file)
-        with contextlib.nullcontext(source) if source is sys.stdin else source:
-            if args.batch:
-                return _batch(source, args.svg, sys.stdout, sys.stderr)
-            text = source.read()
-    except (OSError, UnicodeDecodeError) as exc:
+        if args.batch:
+            if args.file is None or args.file == "-":
+                return batch(sys.stdin, sys.stdout, sys.stderr, args.svg)
+            with open(args.file, "rb") as handle:
+                return batch(handle, sys.stdout, sys.stderr, args.svg)
+        data = _read(args.file)
+    except OSError as exc:
         print(f"error: cannot read {args.file or 'standard input'}: {exc}", file=sys.stderr)
         return 2
     try:
-        print(_play(text, args.svg))
+        line = _play(data, args.svg)
     except (ShotProtocolError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except Exception as exc:  # never a traceback for an input
+        print(f"error: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2
+    from onered.protocol.lines import sink
+
+    sink(sys.stdout)(line)
     return 0

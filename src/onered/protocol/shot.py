@@ -5,39 +5,53 @@
 what is wrong; :func:`simulate_shot` runs the physics engine; :func:`shot_output` turns the
 result into the output object (events, rest, duration, outcome).
 
-Decisions where the protocol page is silent:
+Decisions where the protocol page is silent (``docs/shot-protocol.md`` has them all):
 
 - Ball names are those of the referee protocol, ``white``, ``yellow`` and ``red``; any other
   name is an error, because the ``outcome`` must be a valid referee stroke. The cue ball must
   be ``white`` or ``yellow`` (striking the red is not a stroke the referee can judge).
-- ``null`` for an optional field (``strike``/``launch``, ``params``, ``seed``, ``side``,
-  ``height``, ``elevation``) means the field is absent.
+- ``null`` for an optional field (``strike``/``launch``, ``params``, ``table``, ``seed``,
+  ``side``, ``height``, ``elevation``) means the field is absent.
 - Unknown fields are ignored at every level, as in the referee protocol, except inside
-  ``params``: an unknown parameter is an error (a misspelt override silently ignored would
-  simulate another table than the one asked for).
+  ``params`` and ``table``: an unknown name there is an error (a misspelt override silently
+  ignored would simulate another table than the one asked for).
 - ``side`` and ``height`` default to 0 like ``elevation``; ``aim`` is any finite angle.
-- Parameter ranges, those of the engine's ``Params``: ``R``, ``m``, ``g``, ``mu_s``, ``mu_r``
-  > 0 (without rolling resistance a ball never stops); ``mu_sp``, ``f_c`` >= 0; ``e_b``,
-  ``e_c`` in [0, 1]. Checked here so that the error names the protocol's field.
-- Overlap and surface checks use the shot's ball radius (``params.R`` when given): balls
-  overlap when their centres are closer than 2R − 1e-6 m (touching balls are allowed), and a
-  ball is on the surface when its centre is at least R − 1e-6 m from every cushion face.
+- ``params`` may set every field of the engine's ``Params``, ``table`` the pocket fields of
+  its ``TableSpec``; their physical ranges live there (``PARAM_RANGES``, ``TABLE_RANGES``)
+  and their errors, ``params.<name>: ...`` and ``table.<name>: ...``, are this protocol's.
+- "On the table" is the engine's :func:`onered.physics.check_position` with the shot's
+  parameters and table: a ball may stand wherever the engine can leave one, hanging over a
+  pocket's jaws included, and balls may touch but not overlap (1e-6 m of slack). So every
+  rest position this protocol writes is a valid input.
 - A ``launch`` is taken as is (finite numbers only), as the page says.
 - ``seed`` is checked (an integer) but unused: the engine has no randomness yet.
 """
 
 from __future__ import annotations
 
-import json
 import math
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from functools import lru_cache
+from types import MappingProxyType
+from typing import Any
 
 from onered.bridge import outcome
-from onered.physics.types import Event, Launch, ShotResult, Strike
+from onered.physics import (
+    Params,
+    PhysicsError,
+    PhysicsInputError,
+    TableSpec,
+    check_position,
+    simulate,
+    simulate_batch,
+    strike_to_launch,
+)
+from onered.physics.types import Event, EventKind, Launch, ShotResult, Strike
 from onered.protocol.json_fields import (
     ProtocolError,
+    dumps_line,
     loads_object,
     number,
     point,
@@ -45,10 +59,6 @@ from onered.protocol.json_fields import (
     type_name,
 )
 from onered.rules import Ball
-from onered.table import BALL_RADIUS, EPS, distance, on_surface
-
-if TYPE_CHECKING:
-    from onered.physics import Params
 
 Point = tuple[float, float]
 
@@ -61,6 +71,16 @@ MAX_SPEED = 10.0
 MAX_TIP_OFFSET = 0.8
 #: Slack on the tip-offset and angle limits for decimal inputs such as (0.48, 0.64).
 _LIMIT_SLACK = 1e-9
+#: What ``params`` may set: every field of the engine's ``Params``.
+PARAM_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Params))
+#: What ``table`` may set: the pockets of the engine's ``TableSpec`` (the playing area and
+#: the baulk line are those of the rules, which the referee and the outcome rely on).
+TABLE_NAMES: tuple[str, ...] = tuple(
+    f.name for f in fields(TableSpec) if f.name.startswith(("corner_", "middle_"))
+)
+DEFAULT_PARAMS = Params()
+DEFAULT_TABLE = TableSpec()
+_NO_OVERRIDES: Mapping[str, float] = MappingProxyType({})
 
 
 class ShotProtocolError(ProtocolError):
@@ -68,49 +88,28 @@ class ShotProtocolError(ProtocolError):
     :class:`~onered.protocol.json_fields.ProtocolError`, hence a ``ValueError``.)"""
 
 
-def _positive(x: float) -> bool:
-    return x > 0
-
-
-def _unit(x: float) -> bool:
-    return 0 <= x <= 1
-
-
-def _non_negative(x: float) -> bool:
-    return x >= 0
-
-
-#: The overridable physical parameters: name -> (check, what the check requires).
-PARAM_RULES: dict[str, tuple[Callable[[float], bool], str]] = {
-    "R": (_positive, "> 0"),
-    "m": (_positive, "> 0"),
-    "g": (_positive, "> 0"),
-    "mu_s": (_positive, "> 0"),
-    "mu_r": (_positive, "> 0"),
-    "mu_sp": (_non_negative, ">= 0"),
-    "e_b": (_unit, "between 0 and 1"),
-    "e_c": (_unit, "between 0 and 1"),
-    "f_c": (_non_negative, ">= 0"),
-}
-
-
 @dataclass(frozen=True, slots=True)
 class ShotInput:
     """A checked shot: ball positions, the cue ball, the cue action (a :class:`Strike`, or a
-    :class:`Launch` taken as is), parameter overrides and the seed."""
+    :class:`Launch` taken as is), the ``params`` and ``table`` overrides as given, the seed,
+    and the engine's parameters and table with the overrides applied."""
 
     balls: Mapping[str, Point]
     cue_ball: str
     cue: Strike | Launch
     params: Mapping[str, float]
     seed: int | None = None
+    table: Mapping[str, float] = field(default_factory=lambda: _NO_OVERRIDES)
+    physics: Params = DEFAULT_PARAMS
+    spec: TableSpec = DEFAULT_TABLE
 
 
 # --- reading JSON -------------------------------------------------------------------------
 
 
-def loads_shot(text: str) -> ShotInput:
-    """Parse and check one shot given as JSON text (NaN and Infinity are not JSON)."""
+def loads_shot(text: str | bytes) -> ShotInput:
+    """Parse and check one shot given as JSON text or UTF-8 bytes (NaN and Infinity are not
+    JSON)."""
     try:
         obj = loads_object(text)
     except ProtocolError as exc:
@@ -125,7 +124,7 @@ def _vector(value: object, where: str, n: int) -> tuple[float, ...]:
 
 
 def _object(value: object, where: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
+    if type(value) is not dict:
         raise ShotProtocolError(f"{where}: expected an object, got {type_name(value)}")
     return value
 
@@ -133,25 +132,64 @@ def _object(value: object, where: str) -> dict[str, Any]:
 # --- the fields ---------------------------------------------------------------------------
 
 
-def _params(value: object) -> dict[str, float]:
+def _overrides(value: object, where: str, known: tuple[str, ...]) -> dict[str, float]:
     if value is None:
         return {}
-    raw = _object(value, "params")
+    raw = _object(value, where)
     out: dict[str, float] = {}
     for name, v in raw.items():
-        rule = PARAM_RULES.get(name)
-        if rule is None:
-            known = ", ".join(PARAM_RULES)
-            raise ShotProtocolError(f"params: unknown parameter {name!r} (known: {known})")
-        check, requirement = rule
-        x = number(v, f"params.{name}")
-        if not check(x):
-            raise ShotProtocolError(f"params.{name}: must be {requirement}, got {show(v)}")
-        out[name] = x
+        if name not in known:
+            raise ShotProtocolError(
+                f"{where}: unknown parameter {name!r} (known: {', '.join(known)})"
+            )
+        out[name] = number(v, f"{where}.{name}")
     return out
 
 
-def _balls(value: object, radius: float) -> dict[str, Point]:
+@lru_cache(maxsize=256)
+def _engine_params(overrides: tuple[tuple[str, float], ...]) -> Params:
+    """``Params`` with the overrides, checked (against the ranges of ``Params``) once per
+    distinct set of overrides."""
+    try:
+        return Params(**dict(overrides))
+    except PhysicsInputError as exc:
+        raise ShotProtocolError(str(exc)) from None
+
+
+@lru_cache(maxsize=256)
+def _engine_table(overrides: tuple[tuple[str, float], ...]) -> TableSpec:
+    """``TableSpec`` with the overrides, checked once per distinct set of overrides."""
+    try:
+        return TableSpec(**dict(overrides))
+    except PhysicsInputError as exc:
+        raise ShotProtocolError(str(exc)) from None
+
+
+@lru_cache(maxsize=256)
+def _check_fit(radius: float, spec: TableSpec) -> None:
+    """The ball must fit the table's pockets (checked once per radius and table)."""
+    try:
+        spec.check_ball_radius(radius)
+    except PhysicsInputError as exc:
+        raise ShotProtocolError(f"{exc} (params.R = {radius:g} m)") from None
+
+
+_BALL_REF = re.compile(r"balls\['(\w+)'\]")
+
+
+def _position_error(exc: PhysicsInputError) -> ShotProtocolError:
+    """The engine's refusal of a position, with the ball named as the protocol's field:
+    ``balls['red'] at (x, y) is off the table`` becomes ``balls.red: at (x, y) is off the
+    table``."""
+    message = str(exc)
+    first = _BALL_REF.match(message)
+    if first is None:
+        return ShotProtocolError(f"balls: {message}")
+    rest = _BALL_REF.sub(r"balls.\1", message[first.end() :].lstrip())
+    return ShotProtocolError(f"balls.{first.group(1)}: {rest}")
+
+
+def _balls(value: object, params: Params, spec: TableSpec) -> dict[str, Point]:
     if value is None:
         raise ShotProtocolError("balls: required")
     raw = _object(value, "balls")
@@ -161,22 +199,12 @@ def _balls(value: object, radius: float) -> dict[str, Point]:
             raise ShotProtocolError(
                 f"balls: unknown ball {name!r} (balls are {', '.join(BALL_NAMES)})"
             )
-        x, y = point(v, f"balls.{name}")
-        if not on_surface((x, y), radius):
-            raise ShotProtocolError(
-                f"balls.{name}: {show(v)} is off the playing surface (the centre must lie "
-                f"at least R = {radius:g} m inside every cushion face)"
-            )
-        balls[name] = (x, y)
-    names = list(balls)
-    for i, a in enumerate(names):
-        for b in names[i + 1 :]:
-            d = distance(balls[a], balls[b])
-            if d < 2 * radius - EPS:
-                raise ShotProtocolError(
-                    f"balls: {a} and {b} overlap (centres {d:.6g} m apart, "
-                    f"less than 2R = {2 * radius:g} m)"
-                )
+        balls[name] = point(v, f"balls.{name}")
+    if balls:
+        try:
+            check_position(balls, params, spec)
+        except PhysicsInputError as exc:
+            raise _position_error(exc) from None
     return balls
 
 
@@ -255,11 +283,15 @@ def parse_shot(obj: object) -> ShotInput:
 
 
 def _parse(obj: object) -> ShotInput:
-    if not isinstance(obj, dict):
+    if type(obj) is not dict:
         raise ShotProtocolError(f"expected a JSON object, got {type_name(obj)}")
     raw: dict[str, Any] = obj
-    params = _params(raw.get("params"))
-    balls = _balls(raw.get("balls"), params.get("R", BALL_RADIUS))
+    params = _overrides(raw.get("params"), "params", PARAM_NAMES)
+    table = _overrides(raw.get("table"), "table", TABLE_NAMES)
+    physics = _engine_params(tuple(sorted(params.items()))) if params else DEFAULT_PARAMS
+    spec = _engine_table(tuple(sorted(table.items()))) if table else DEFAULT_TABLE
+    _check_fit(physics.R, spec)
+    balls = _balls(raw.get("balls"), physics, spec)
     cue_ball = _cue_ball(raw.get("cue_ball"), balls)
     strike, launch = raw.get("strike"), raw.get("launch")
     if strike is not None and launch is not None:
@@ -271,7 +303,14 @@ def _parse(obj: object) -> ShotInput:
     else:
         raise ShotProtocolError("strike, launch: one of them is required")
     return ShotInput(
-        balls=balls, cue_ball=cue_ball, cue=cue, params=params, seed=_seed(raw.get("seed"))
+        balls=balls,
+        cue_ball=cue_ball,
+        cue=cue,
+        params=params,
+        seed=_seed(raw.get("seed")),
+        table=table if table else _NO_OVERRIDES,
+        physics=physics,
+        spec=spec,
     )
 
 
@@ -280,31 +319,35 @@ def _parse(obj: object) -> ShotInput:
 
 def shot_params(shot: ShotInput) -> Params:
     """The engine's default parameters with the shot's overrides."""
-    from onered.physics import Params
-
-    overrides: dict[str, Any] = dict(shot.params)
-    return replace(Params(), **overrides)
+    return shot.physics
 
 
-def simulate_shot(shot: ShotInput) -> ShotResult:
+def simulate_shot(shot: ShotInput, *, paths: bool = True) -> ShotResult:
     """Run the physics engine on a checked shot; its refusals (and its rare failures)
-    become protocol errors, so a batch goes on after them."""
-    from onered.physics import PhysicsError, PhysicsInputError, simulate, strike_to_launch
-
+    become protocol errors, so a batch goes on after them. ``paths=False`` skips the
+    trajectories (only a drawing needs them), which saves a third of the engine's time."""
     try:
-        params = shot_params(shot)
         cue = shot.cue
-        launch = strike_to_launch(cue, params) if isinstance(cue, Strike) else cue
-        return simulate(shot.balls, shot.cue_ball, launch, params)
+        launch = strike_to_launch(cue, shot.physics) if isinstance(cue, Strike) else cue
+        if paths:
+            return simulate(shot.balls, shot.cue_ball, launch, shot.physics, shot.spec)
+        (result,) = simulate_batch(
+            shot.balls, shot.cue_ball, [launch], shot.physics, shot.spec, paths=False
+        )
+        return result
     except PhysicsInputError as exc:
         raise ShotProtocolError(f"simulation: {exc}") from None
     except PhysicsError as exc:  # the engine gave up (event limit): report it, keep going
         raise ShotProtocolError(f"simulation failed: {exc}") from None
 
 
+def _not_finite(where: str, x: float) -> ShotProtocolError:
+    return ShotProtocolError(f"simulation produced a non-finite number in {where}: {x}")
+
+
 def _finite(x: float, where: str) -> float:
     if not math.isfinite(x):
-        raise ShotProtocolError(f"simulation produced a non-finite number in {where}: {x}")
+        raise _not_finite(where, x)
     return float(x)
 
 
@@ -312,34 +355,80 @@ def _finite_point(p: Point, where: str) -> list[float]:
     return [_finite(p[0], f"{where}[0]"), _finite(p[1], f"{where}[1]")]
 
 
+#: Event kinds' protocol names (an Enum's ``.value`` is slow in a hot loop).
+_KIND_NAMES: dict[EventKind, str] = {kind: kind.value for kind in EventKind}
+
+
 def event_json(event: Event, where: str = "event") -> dict[str, Any]:
     """One event as the shot protocol writes it: ``t``, ``type``, ``balls``, and
     ``cushion``/``pocket``/``direction`` when the event has them."""
     out: dict[str, Any] = {
         "t": _finite(event.t, f"{where}.t"),
-        "type": event.kind.value,
+        "type": _KIND_NAMES[event.kind],
         "balls": list(event.balls),
     }
-    for key in ("cushion", "pocket", "direction"):
-        value = getattr(event, key)
-        if value is not None:
-            out[key] = value
+    if event.cushion is not None:
+        out["cushion"] = event.cushion
+    if event.pocket is not None:
+        out["pocket"] = event.pocket
+    if event.direction is not None:
+        out["direction"] = event.direction
+    return out
+
+
+def _events_json(events: tuple[Event, ...]) -> list[dict[str, Any]]:
+    """All events as :func:`event_json` writes them (inlined: this is the hot loop)."""
+    isfinite = math.isfinite
+    out = []
+    for i, e in enumerate(events):
+        t = e.t
+        if not isfinite(t):
+            raise _not_finite(f"events[{i}].t", t)
+        item: dict[str, Any] = {"t": t, "type": e.kind._value_, "balls": e.balls}
+        if e.cushion is not None:
+            item["cushion"] = e.cushion
+        if e.pocket is not None:
+            item["pocket"] = e.pocket
+        if e.direction is not None:
+            item["direction"] = e.direction
+        out.append(item)
     return out
 
 
 def shot_output(result: ShotResult, cue_ball: str) -> dict[str, Any]:
-    """The shot protocol's output object for a simulated shot played with ``cue_ball``."""
+    """The shot protocol's output object for a simulated shot played with ``cue_ball``
+    (plain lists, dicts and finite floats: ready for any JSON writer)."""
+    out = shot_output_fast(result, cue_ball)
+    out["events"] = [{**e, "balls": list(e["balls"])} for e in out["events"]]
+    return out
+
+
+def shot_output_fast(result: ShotResult, cue_ball: str) -> dict[str, Any]:
+    """:func:`shot_output` for orjson, which writes tuples as arrays: the events' ``balls``
+    are the engine's tuples, not copies."""
+    rest: dict[str, list[float] | None] = {}
+    for ball, p in result.rest.items():
+        rest[ball] = None if p is None else _finite_point(p, f"rest.{ball}")
     return {
-        "events": [event_json(e, f"events[{i}]") for i, e in enumerate(result.events)],
-        "rest": {
-            ball: None if p is None else _finite_point(p, f"rest.{ball}")
-            for ball, p in result.rest.items()
-        },
+        "events": _events_json(result.events),
+        "rest": rest,
         "duration": _finite(result.duration, "duration"),
         "outcome": outcome(result, cue_ball).to_json(),  # positions: the finite rest ones
     }
 
 
 def dumps(obj: Mapping[str, Any]) -> str:
-    """One output object as a line of strict JSON (no NaN or Infinity)."""
-    return json.dumps(obj, allow_nan=False)
+    """One output object as a line of strict JSON (callers keep every float finite)."""
+    return dumps_line(obj)[:-1].decode("utf-8")
+
+
+def play_line(line: bytes | str) -> bytes:
+    """One shot protocol line in, one output line out (JSON, newline-terminated); raises
+    :class:`ShotProtocolError`. The fast path of ``onered shot --batch``."""
+    shot = loads_shot(line)
+    return dumps_line(shot_output_fast(simulate_shot(shot, paths=False), shot.cue_ball))
+
+
+def error_line(message: str, line: int) -> bytes:
+    """The output line of a batch line that failed."""
+    return dumps_line({"error": message, "line": line})
