@@ -1,4 +1,9 @@
-"""``onered referee [FILE]``: judge a game given as referee-protocol JSON Lines."""
+"""``onered referee [FILE]``: judge a game given as referee-protocol JSON Lines.
+
+The input is read as bytes and answered per batch of ready lines: a file at full speed, a
+terminal or a pipe line by line as the lines arrive (``onered.protocol.lines``). Any bad
+line, a byte that is not UTF-8 included, stops the run with ``line N: ...`` and status 2.
+"""
 
 from __future__ import annotations
 
@@ -28,22 +33,15 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.reconfigure(encoding="utf-8")
     session = RefereeSession()
     if args.file is None or args.file == "-":
-        status = judge_lines(sys.stdin, sys.stdout, sys.stderr, flush_each=True, session=session)
+        status = judge_lines(sys.stdin, sys.stdout, sys.stderr, session=session)
     else:
         try:
-            handle = open(args.file, encoding="utf-8")  # noqa: SIM115 - closed below
+            handle = open(args.file, "rb")  # noqa: SIM115 - closed below
         except OSError as exc:
             print(f"onered referee: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
             return 2
         with handle:
-            try:
-                status = judge_lines(handle, sys.stdout, sys.stderr, session=session)
-            except UnicodeDecodeError as exc:
-                sys.stdout.flush()
-                print(
-                    f"onered referee: {args.file} is not UTF-8 text: {exc.reason}", file=sys.stderr
-                )
-                return 2
+            status = judge_lines(handle, sys.stdout, sys.stderr, session=session)
     if args.summary and session.state is not None:
         state = session.state
         players = state.match.players

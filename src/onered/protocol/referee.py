@@ -2,23 +2,34 @@
 
 This layer reads and checks JSON, turns it into ``onered.rules`` values, and writes verdicts
 with the calls' Russian and English texts. All rule decisions are taken in ``onered.rules``.
+Input is read as bytes and answered per batch of ready lines (``onered.protocol.lines``);
+any bad line, whatever is wrong with it (not UTF-8, not JSON, a number too large for a
+double, nesting too deep, a wrong field), ends the run with ``line N: ...`` on standard
+error and status 2, after the verdicts of all earlier lines.
+
+Decisions where the protocol page is silent are in ``docs/referee-protocol.md``; one is
+here: a position (``positions``) is on the table when its centre lies within the bed's
+rectangle (a marker's measurement) or wherever the physics engine may leave a ball at rest
+(:func:`onered.physics.check_position`: hanging over a pocket's jaws), so every
+``outcome`` of the shot protocol is a valid ``stroke`` line.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
-from typing import TextIO
+from typing import IO, Any
 
 from onered import rules
 from onered.protocol.json_fields import (
     ProtocolError,
+    dumps_line,
     get_bool,
     loads_object,
     point,
     show,
     string_list,
 )
+from onered.protocol.lines import Line, is_blank, line_batches, sink
 from onered.rules import (
     BOTH,
     Ball,
@@ -50,14 +61,43 @@ def _ball(name: str, where: str) -> Ball:
     return ball
 
 
+_MISSING = object()
+_NO_FOULS: frozenset[FoulCode] = frozenset()
+_NO_SPOTS: frozenset[Spot] = frozenset()
+
+
 def _balls(obj: Mapping[str, object], key: str) -> tuple[Ball, ...]:
+    value = obj.get(key, _MISSING)
+    if value is _MISSING:
+        return ()
+    if type(value) is list:
+        try:  # the common case: known names
+            return tuple([_BALLS[name] for name in value])
+        except (KeyError, TypeError):
+            pass  # the slow path below says what is wrong
     return tuple(_ball(name, key) for name in string_list(obj, key))
+
+
+def _flag(obj: Mapping[str, object], key: str, default: bool) -> bool:
+    value = obj.get(key, default)
+    if value is True or value is False:
+        return value
+    return get_bool(obj, key, default)  # raises, naming the field
 
 
 def _surface_point(value: object, where: str) -> Point:
     p = point(value, where)
-    if not (0.0 <= p[0] <= WIDTH and 0.0 <= p[1] <= LENGTH):
-        raise ProtocolError(f"{where}: {show(value)} is off the playing surface")
+    if 0.0 <= p[0] <= WIDTH and 0.0 <= p[1] <= LENGTH:
+        return p
+    from onered.physics import PhysicsInputError, check_position
+
+    try:  # beyond the cushion lines: in a pocket's mouth or jaws, where the engine allows
+        check_position({"ball": p})
+    except PhysicsInputError as exc:
+        engine = str(exc).split(" ", 1)[1]  # "balls['ball'] at (x, y) is ..." without the id
+        raise ProtocolError(
+            f"{where}: {show(value)} is off the playing surface (a ball {engine})"
+        ) from None
     return p
 
 
@@ -94,16 +134,19 @@ def parse_stroke(obj: Mapping[str, object]) -> Stroke:
     hit_raw = obj.get("first_hit")
     first_hit: rules.FirstHit = None
     if hit_raw is not None:
-        if not isinstance(hit_raw, str) or hit_raw not in _FIRST_HIT:
+        if type(hit_raw) is not str or hit_raw not in _FIRST_HIT:
             raise ProtocolError(
                 f"first_hit: expected red, white, yellow, both or null, got {show(hit_raw)}"
             )
         first_hit = _FIRST_HIT[hit_raw]
-    fouls: set[FoulCode] = set()
-    for code in string_list(obj, "fouls"):
-        if code not in _FOULS:
-            raise ProtocolError(f"fouls: unknown foul code {code!r}")
-        fouls.add(_FOULS[code])
+    fouls = _NO_FOULS
+    if "fouls" in obj:
+        found: set[FoulCode] = set()
+        for code in string_list(obj, "fouls"):
+            if code not in _FOULS:
+                raise ProtocolError(f"fouls: unknown foul code {code!r}")
+            found.add(_FOULS[code])
+        fouls = frozenset(found)
     positions_raw = obj.get("positions")
     positions: dict[Ball, Point] | None = None
     if positions_raw is not None:
@@ -115,24 +158,28 @@ def parse_stroke(obj: Mapping[str, object]) -> Stroke:
             _ball(name, "positions"): _surface_point(p, f"positions.{name}")
             for name, p in positions_raw.items()
         }
-    occupied: set[Spot] = set()
-    for name in string_list(obj, "occupied"):
-        if name not in _SPOTS:
-            raise ProtocolError(f"occupied: unknown spot {name!r} (spots are {', '.join(_SPOTS)})")
-        occupied.add(_SPOTS[name])
+    occupied = _NO_SPOTS
+    if "occupied" in obj:
+        spots: set[Spot] = set()
+        for name in string_list(obj, "occupied"):
+            if name not in _SPOTS:
+                known = ", ".join(_SPOTS)
+                raise ProtocolError(f"occupied: unknown spot {name!r} (spots are {known})")
+            spots.add(_SPOTS[name])
+        occupied = frozenset(spots)
     return Stroke(
         striker=striker,
-        struck=get_bool(obj, "struck", True),
+        struck=_flag(obj, "struck", True),
         placed=placed,
         first_hit=first_hit,
-        cannon=get_bool(obj, "cannon", False),
+        cannon=_flag(obj, "cannon", False),
         potted=_balls(obj, "potted"),
         off_table=_balls(obj, "off_table"),
-        fouls=frozenset(fouls),
-        crossed_baulk=get_bool(obj, "crossed_baulk", False),
-        touching=get_bool(obj, "touching", False),
+        fouls=fouls,
+        crossed_baulk=_flag(obj, "crossed_baulk", False),
+        touching=_flag(obj, "touching", False),
         positions=positions,
-        occupied=frozenset(occupied),
+        occupied=occupied,
     )
 
 
@@ -144,38 +191,51 @@ def parse_option(obj: Mapping[str, object]) -> Option:
     return _OPTIONS[value]
 
 
+#: Each call's JSON fields, looked up once: ``(code, ru, en)``.
+_CALL_TEXTS = {code: (code.value, texts[Lang.RU], texts[Lang.EN]) for code, texts in CALLS.items()}
+_VALUES: dict[object, str] = {
+    member: member.value
+    for enum in (Ball, FoulCode, Spot, Option, rules.ScoreKind)
+    for member in enum
+}
+
+
 def verdict_json(verdict: Verdict, players: tuple[str, str]) -> dict[str, object]:
     """A verdict as the protocol's JSON object, with the calls' texts looked up."""
+    values = _VALUES
+    foul = verdict.foul
+    counters = verdict.counters
+    ball = verdict.ball
     return {
         "stroke": verdict.stroke,
         "striker": verdict.striker,
-        "ball": None if verdict.ball is None else verdict.ball.value,
+        "ball": None if ball is None else values[ball],
         "from_d": verdict.from_d,
         "points": verdict.points,
-        "scored": {kind.value: value for kind, value in verdict.scored},
+        "scored": {values[kind]: value for kind, value in verdict.scored},
         "foul": None
-        if verdict.foul is None
-        else {"codes": [c.value for c in verdict.foul.codes], "penalty": verdict.foul.penalty},
+        if foul is None
+        else {"codes": [values[c] for c in foul.codes], "penalty": foul.penalty},
         "score": {players[0]: verdict.score[0], players[1]: verdict.score[1]},
         "break": verdict.break_,
         "visit_over": verdict.visit_over,
         "next": verdict.next,
         "next_from_d": verdict.next_from_d,
-        "options": [o.value for o in verdict.options],
+        "options": [values[o] for o in verdict.options],
         "placements": [
-            {"ball": p.ball.value, "at": p.at.value if isinstance(p.at, Spot) else list(p.at)}
+            {"ball": values[p.ball], "at": values[p.at] if isinstance(p.at, Spot) else list(p.at)}
             for p in verdict.placements
         ],
-        "in_hand": [b.value for b in verdict.in_hand],
+        "in_hand": [values[b] for b in verdict.in_hand],
         "counters": {
-            "cannons": verdict.counters.cannons,
-            "hazards": verdict.counters.hazards,
-            "red_run": verdict.counters.red_run,
+            "cannons": counters.cannons,
+            "hazards": counters.hazards,
+            "red_run": counters.red_run,
         },
         "baulk_line": {"required": verdict.baulk_required, "crossed": verdict.baulk_crossed},
         "calls": [
-            {"code": c.value, "ru": CALLS[c][Lang.RU], "en": CALLS[c][Lang.EN]}
-            for c in verdict.calls
+            {"code": code, "ru": ru, "en": en}
+            for code, ru, en in (_CALL_TEXTS[c] for c in verdict.calls)
         ],
         "winner": verdict.winner,
     }
@@ -212,37 +272,60 @@ class RefereeSession:
 
 
 def run(
-    lines: Iterable[str],
-    out: TextIO,
-    err: TextIO,
+    lines: IO[Any] | Iterable[Line],
+    out: IO[Any],
+    err: IO[Any],
     *,
     flush_each: bool = False,
     session: RefereeSession | None = None,
 ) -> int:
     """Judge protocol lines, writing one verdict per line to ``out``; on the first bad line
     write ``line N: ...`` to ``err`` and return 2 (earlier verdicts are all written), else 0.
-    Pass a ``session`` to read the final state afterwards."""
+
+    ``lines`` is a byte or text stream (read as bytes, answered per batch of ready lines,
+    see ``onered.protocol.lines``) or an iterable of lines; ``flush_each`` writes each
+    verdict at once. Pass a ``session`` to read the final state afterwards."""
     session = session if session is not None else RefereeSession()
+    write_out = sink(out)
     number = 0
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        started = session.state is not None
-        try:
-            verdict, players = session.feed(loads_object(line))
-        except (ProtocolError, RulesError) as exc:
-            # An input that does not start with a match line is an error at line 1 (spec).
-            at = number if started or (isinstance(exc, ProtocolError) and "JSON" in str(exc)) else 1
-            out.flush()
-            err.write(f"line {at}: {exc}\n")
-            err.flush()
-            return 2
-        out.write(json.dumps(verdict_json(verdict, players), ensure_ascii=False))
-        out.write("\n")
-        if flush_each:
-            out.flush()
+    for batch in line_batches(lines):
+        answers: list[bytes] = []
+        for line in batch:
+            number += 1
+            if is_blank(line):
+                continue
+            started = session.state is not None
+            try:
+                obj = loads_object(line)
+            except ProtocolError as exc:
+                return _fail(write_out, answers, err, number, exc)
+            try:
+                verdict, players = session.feed(obj)
+                answers.append(dumps_line(verdict_json(verdict, players)))
+            except (ProtocolError, RulesError) as exc:
+                # An input that does not start with a match line is an error at line 1 (spec).
+                return _fail(write_out, answers, err, number if started else 1, exc)
+            except Exception as exc:  # a bug: still a line number and a message, no traceback
+                message = f"internal error: {type(exc).__name__}: {exc}"
+                return _fail(write_out, answers, err, number, message)
+            if flush_each:
+                write_out(b"".join(answers))
+                answers = []
+        if answers:
+            write_out(b"".join(answers))
     if session.state is None:
         err.write("line 1: no match line: the input must start with a match line\n")
+        err.flush()
         return 2
-    out.flush()
     return 0
+
+
+def _fail(
+    write_out: Any, answers: list[bytes], err: IO[Any], at: int, problem: Exception | str
+) -> int:
+    """Write the verdicts so far, then ``line N: ...``; the exit status 2."""
+    if answers:
+        write_out(b"".join(answers))
+    err.write(f"line {at}: {problem}\n")
+    err.flush()
+    return 2
