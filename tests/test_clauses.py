@@ -1323,12 +1323,42 @@ def test_decision_09_red_spotted_in_the_same_stroke_ends_on_the_billiards_spot()
     lines = [*ivanov_again(), pot_red(), pot_red(), pot_red(touching=True)]
     verdicts = judge_ok(lines)
     # without the touching ball this third pot (r = 2) would send the red to the centre spot
-    assert [v["counters"]["red_run"] for v in verdicts[3:5]] == [0, 1]
+    assert [v["counters"]["red_run"] for v in verdicts[3:6]] == [0, 1, 2]
     verdict = verdicts[5]
     assert last_placement(verdict, "red") == "billiards"
     assert last_placement(verdict, "yellow") == "centre"
     assert "touching_ball" in call_codes(verdict)
     assert_plays_on(verdict, P1, from_d=True)
+
+
+def test_decision_09_touching_ball_red_pot_counts_in_red_run() -> None:
+    # RULES.md's example: the red potted from the billiards spot with r = 0, leaving a
+    # touching ball: r = 1 and the red on the billiards spot (2.10); potted again at once:
+    # r = 2, and the red goes to the centre spot (2.7.2). From ivanov_again the red is off
+    # its spot, so the first pot leaves r = 0 and puts it on the billiards spot.
+    white_on_yellow = {"white": [1.2, 2.0], "yellow": [1.2, 2.0525]}
+    lines = [*ivanov_again(), pot_red(), pot_red(positions=white_on_yellow), pot_red(placed=IN_D)]
+    verdicts = judge_ok(lines)
+    spotted, touching, again = verdicts[3:6]
+    assert spotted["counters"]["red_run"] == 0
+    assert last_placement(spotted, "red") == "billiards"
+    assert touching["counters"]["red_run"] == 1
+    assert "touching_ball" in call_codes(touching)
+    assert placement_set(touching) == ["red@billiards", "yellow@centre"]
+    assert_plays_on(touching, P1, from_d=True)
+    assert again["counters"]["red_run"] == 2
+    assert placement_set(again) == ["red@centre"]
+
+
+def test_decision_09_touching_ball_red_pot_from_the_fallback_spot_leaves_r_unchanged() -> None:
+    # "exactly as decision 5 says": a red that fell back to the billiards spot under
+    # 2.7.2(2) and is potted from there leaves r unchanged, touching ball or not.
+    full = ["centre", "pyramid"]
+    lines = [match(), pot_red(), pot_red(occupied=full), pot_red(touching=True)]
+    verdicts = judge_ok(lines)
+    assert [v["counters"]["red_run"] for v in verdicts[1:]] == [1, 2, 2]
+    assert [last_placement(v, "red") for v in verdicts[1:]] == ["billiards"] * 3
+    assert "touching_ball" in call_codes(verdicts[3])
 
 
 def test_decision_10_crossing_started_before_the_window_does_not_count() -> None:

@@ -32,15 +32,23 @@ def pot_red(**kw: object) -> Stroke:
     return Stroke(first_hit=Ball.RED, potted=(Ball.RED,), **kw)  # type: ignore[arg-type]
 
 
-def test_reading_01_touching_ball_with_red_spotted_keeps_the_run_counter() -> None:
-    # The opening red stands on its spot: the first pot makes r = 1. The second pot from the
-    # spot leaves a touching ball: the red goes to the billiards spot and r stays 1, so the
-    # next pot from the spot (r = 2) sends it to the centre spot.
-    _, v = play(pot_red(placed=D), pot_red(touching=True), pot_red())
-    assert [x.counters.red_run for x in v] == [1, 1, 2]
+def test_reading_01_touching_ball_placement_is_not_a_fallback_of_2_7_2_2() -> None:
+    # r = 1, then r = 2 with the centre and pyramid spots said occupied: the red falls back
+    # to the billiards spot (2.7.2(2)). Potted from there leaving a touching ball: r stays 2
+    # (decisions 5 and 9) and 2.10 puts the red on the billiards spot. That placement is
+    # 2.10's, not a fallback: the next pot from it counts (r = 3, red to the centre spot).
+    full = frozenset({Spot.CENTRE, Spot.PYRAMID})
+    _, v = play(
+        pot_red(placed=D),
+        pot_red(occupied=full),
+        pot_red(touching=True),
+        pot_red(placed=D),
+    )
+    assert [x.counters.red_run for x in v] == [1, 2, 2, 3]
     assert [(p.ball, p.at) for p in v[1].placements] == [(Ball.RED, Spot.BILLIARDS)]
-    assert CallCode.TOUCHING_BALL in v[1].calls
-    assert [(p.ball, p.at) for p in v[2].placements] == [(Ball.RED, Spot.CENTRE)]
+    assert CallCode.TOUCHING_BALL in v[2].calls
+    assert [(p.ball, p.at) for p in v[2].placements] == [(Ball.RED, Spot.BILLIARDS)]
+    assert [(p.ball, p.at) for p in v[3].placements] == [(Ball.RED, Spot.CENTRE)]
 
 
 def test_reading_02_touching_without_positions_after_no_score_is_ignored() -> None:

@@ -263,3 +263,56 @@ def test_same_input_same_output(data: st.DataObject, target: int, length: int) -
         outputs.append((status, out.getvalue(), err.getvalue()))
     assert outputs[0] == outputs[1]
     assert outputs[0][0] == 0
+
+
+def red_run_model(lines: list[Any], verdicts: list[dict[str, Any]]) -> list[tuple[int, str | None]]:
+    """An independent reading of the red run ``r`` and the red's placement, from the input
+    lines alone: decision 5 (a stroke whose only score is the red pot, from the billiards or
+    pyramid spot, adds one; anything else resets; r >= 2 sends a spotted red to the centre
+    spot), decision 9 (a touching ball puts the red on the billiards spot, and the stroke
+    still counts in r) and reading 3 of docs/rules.md (the red leaves its spot when the
+    striker's ball touches it). Only the foul and the points are taken from the verdicts.
+    No ``positions`` or ``occupied`` are drawn, so no spot is ever occupied here."""
+    r, spot = 0, "billiards"
+    out: list[tuple[int, str | None]] = []
+    for line, verdict in zip(lines[1:], verdicts[1:], strict=True):
+        placed: str | None = None
+        if line["type"] == "choice":
+            r = 0
+            if line["option"] == "from_d":
+                spot = placed = "billiards"
+            out.append((r, placed))
+            continue
+        if not line.get("struck", True):
+            r = 0
+            out.append((r, None))
+            continue
+        potted, off = line.get("potted", []), line.get("off_table", [])
+        red_gone = "red" in potted or "red" in off
+        touched = line.get("cannon", False) or line.get("first_hit") in ("red", "both")
+        own = BALL_OF[verdict["striker"]]
+        scoring = verdict["foul"] is None and verdict["points"] > 0
+        red_only = {part: v for part, v in verdict["scored"].items() if v} == {"pot_red": 3}
+        r = r + 1 if scoring and red_only and spot in ("billiards", "pyramid") else 0
+        rests = own not in potted and own not in off
+        if scoring and rests and line.get("touching"):
+            placed = "billiards"  # 2.10 wins; r as counted above (decision 9)
+        elif red_gone:
+            placed = "centre" if r >= 2 else "billiards"
+        if placed is not None:
+            spot = placed
+        elif touched:
+            spot = "moved"
+        out.append((r, placed))
+    return out
+
+
+@SETTINGS
+@GAME
+def test_red_run_follows_decisions_5_and_9(data: st.DataObject, target: int, length: int) -> None:
+    lines, verdicts = play(data, target, length)
+    model = red_run_model(lines, verdicts)
+    for line, verdict, (r, placed) in zip(lines[1:], verdicts[1:], model, strict=True):
+        assert verdict["counters"]["red_run"] == r, (line, verdict["counters"])
+        reds = [p["at"] for p in verdict["placements"] if p["ball"] == "red"]
+        assert (reds[-1] if reds else None) == placed, (line, verdict["placements"])

@@ -393,9 +393,8 @@ def judge(state: GameState, stroke: Stroke) -> tuple[GameState, Verdict]:
     if positions is not None:
         is_touching = _touching_any(me, layout.table)
     if is_touching:
-        # 2.10 and decision 9: it wins over the red's spotting, and leaves r as it was.
-        if Ball.RED in gone:
-            red_run = counters.red_run
+        # 2.10 and decision 9: it wins over the red's spotting (the red ends on the
+        # billiards spot), but the stroke still counts in r as decision 5 says (2.7.2).
         layout.touching_ball(me, other)
         red_spot = Spot.BILLIARDS
         calls.append(CallCode.TOUCHING_BALL)
