@@ -10,10 +10,13 @@ import pytest
 from game_support import QUICK, R, W, Y, quick_ai, real_game_at, state_at
 
 from onered.game import LAG_STARTS, PhysicsSimulator, Position, lag_stroke
+from onered.game.model import Action
+from onered.physics import CompactShot
 from onered.physics.types import Strike
 from onered.players import STRENGTHS, AIPlayer, Noise, PlayerSpecError, make_player
+from onered.players.search import _Context
 from onered.players.strength import clamp_strike
-from onered.rules import Counters, FoulCode, Option, ScoreKind, Spot
+from onered.rules import CallCode, Counters, FoulCode, Option, ScoreKind, Spot
 from onered.table import BALL_RADIUS, in_baulk
 
 #: Positions with the white in hand: object balls out of baulk, in the D, on its line.
@@ -85,6 +88,73 @@ def test_after_fifteen_hazards_the_ai_works_in_a_cannon(seed: int) -> None:
     foul = record.verdict.foul
     assert foul is None or FoulCode.HAZARD_LIMIT not in foul.codes
     assert record.verdict.points == 0 or ScoreKind.CANNON in dict(record.verdict.scored)
+
+
+#: From hand with object balls in baulk: only strokes off a cushion out of baulk are fair.
+BALLS_IN_BAULK = [
+    {Y: (0.4, 0.4), R: (1.4, 0.5)},  # double baulk
+    {Y: (0.889, 0.3), R: (1.5, 2.5)},  # the yellow in baulk behind the D, the red up the table
+]
+
+
+@pytest.mark.parametrize("balls", BALLS_IN_BAULK)
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_decision_07_the_ai_from_hand_never_chooses_a_stroke_it_simulates_as_bad_from_hand(
+    balls: dict, seed: int
+) -> None:
+    # The nominal stroke the search settles on, played on the real table, is judged by the
+    # game loop (fouls.bad_from_hand): never a ball in baulk played directly, never the
+    # cue ball left in baulk without touching anything out of it, when a fair stroke exists
+    # (the quick level once preferred such a foul in double baulk: it cost less than the
+    # leave its fair strokes gave the opponent).
+    game = real_game_at(balls)
+    choice = quick_ai(seed).searcher.decide(game.position, random.Random(seed))
+    record = game.play(Action(choice.strike, placed=choice.placed))
+    assert FoulCode.BAD_FROM_HAND not in record.stroke.fouls
+
+
+def test_decision_07_the_ai_judges_candidates_by_the_game_loops_reading() -> None:
+    # The yellow stands in baulk behind the D: straight at it is a foul (2.6.6); straight
+    # up, off the top cushion and back onto it is fair (2.6.4). The AI's judgement of its
+    # compact simulation says the same as the game loop on the full one.
+    balls = {Y: (0.889, 0.3), R: (1.5, 2.0)}
+    placed = (0.889, 0.6)
+    searcher = quick_ai(1).searcher
+    for strike, fair in ((Strike(1.0, -90.0), False), (Strike(5.0, 90.0), True)):
+        game = real_game_at(balls)
+        ctx = _Context(game.position)
+        ids, (shot,) = searcher._simulate(ctx, placed, [strike])
+        _, verdict = searcher._judge(ctx, placed, ids, shot, 0.0)
+        record = game.play(Action(strike, placed=placed))
+        assert record.stroke.first_hit is Y
+        assert verdict == record.verdict
+        assert (FoulCode.BAD_FROM_HAND in record.stroke.fouls) is not fair
+
+
+def test_decision_09_the_ais_verdict_counts_a_touching_red_pot_in_the_red_run() -> None:
+    # The AI values a stroke by the referee's own verdict: a red potted from the billiards
+    # spot (r = 1 so far) leaving the white touching the yellow makes r = 2, the red goes
+    # on the billiards spot and the yellow on the centre spot (2.10, decision 9).
+    balls = {W: (0.889, 2.9), Y: (1.3, 2.0), R: Spot.BILLIARDS.point}
+    state = replace(
+        state_at(balls, break_=3, counters=Counters(hazards=1, red_run=1)),
+        red_spot=Spot.BILLIARDS,
+    )
+    ctx = _Context(Position(balls, state))
+    ids = tuple(b.value for b in balls)
+    white, yellow, red = (ids.index(b.value) for b in (W, Y, R))
+    events = ((0.2, 0, white, red, -1, -1, 0), (0.9, 2, red, -1, -1, 5, 0))
+    rest = [None, None, None]
+    rest[white], rest[yellow] = (1.3, 2.0 - 0.0525), (1.3, 2.0)
+    shot = CompactShot(2.0, tuple(rest), events)
+    _, verdict = quick_ai(1).searcher._judge(ctx, None, ids, shot, 0.0)
+    assert verdict.scored == ((ScoreKind.POT_RED, 3),)
+    assert verdict.counters.red_run == 2
+    assert CallCode.TOUCHING_BALL in verdict.calls
+    assert {(p.ball, p.at) for p in verdict.placements} == {
+        (R, Spot.BILLIARDS),
+        (Y, Spot.CENTRE),
+    }
 
 
 def options_for(as_they_lie: dict) -> dict[Option, Position]:

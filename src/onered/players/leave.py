@@ -46,7 +46,7 @@ from onered.players.geometry import (
     ghost as _ghost,
 )
 from onered.players.strength import Noise
-from onered.table import BALL_RADIUS, BAULK_Y, Point
+from onered.table import BALL_RADIUS, Point, in_baulk
 
 _R2 = 2 * BALL_RADIUS
 _SQRT2 = math.sqrt(2.0)
@@ -261,7 +261,7 @@ class LeaveModel:
         Along each line that gives a stroke its cut (pots) or deflection (in-offs), the
         nearest point of the D is the best; the chance there follows from the distance
         alone. A few spread points of the D cover the rest."""
-        if obj[1] <= BAULK_Y:
+        if in_baulk(obj):
             return (0.0, 0.0)
         best_pot = best_in = 0.0
         sigma_aim, throw, curve = self.sigma_aim, self.sigma_throw, self.sigma_curve
@@ -293,7 +293,7 @@ class LeaveModel:
 
     def hand_hazards(self, obj: Point) -> tuple[float, float]:
         """:meth:`_hand_hazards`, interpolated on the cached grid."""
-        if obj[1] <= BAULK_Y:
+        if in_baulk(obj):
             return (0.0, 0.0)
         fx, fy = obj[0] / _CELL, obj[1] / _CELL
         i, j = int(fx), int(fy)
@@ -325,7 +325,7 @@ class LeaveModel:
         k = self.continuation
         options: list[float] = []
         if cue is None:
-            live = [(p, red) for p, red in objs if p[1] > BAULK_Y]
+            live = [(p, red) for p, red in objs if not in_baulk(p)]
             if hazards:
                 for p, red in live:
                     pot, inoff = self.hand_hazards(p)

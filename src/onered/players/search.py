@@ -23,6 +23,9 @@ the game's:
    included).
 3. **Choose.** The finalists are simulated under the player's noise (the same draws for
    each) and the best mean value is played.
+
+From hand, a stroke the game loop would call a wrong stroke from hand (decision 7, judged
+by ``onered.game.fouls``) is kept out of every stage while any other candidate exists.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from onered import rules
+from onered.game.fouls import bad_from_hand_compact
 from onered.game.model import Position
 from onered.physics import CompactShot, Params, TableSpec, simulate_compact, strike_to_launch
 from onered.physics.types import Strike
@@ -60,8 +64,8 @@ WIN_VALUE = 100.0
 #: to do it in (2.13).
 BAULK_PENDING_SHARE = (0.5, 0.1)
 #: Event codes of the compact form (``onered.physics.EVENT_KINDS``, ``DIRECTIONS``).
-_BALL_BALL, _CUSHION, _POCKET, _BAULK = 0, 1, 2, 3
-_IN, _OUT = 1, 2
+_BALL_BALL, _POCKET, _BAULK = 0, 2, 3
+_IN = 1
 _SIMULTANEOUS = 1e-9
 #: Launch speeds (m/s) added to the scan while a baulk-line crossing is owed.
 _CROSSING_SPEEDS = (4.8, 6.0)
@@ -99,6 +103,7 @@ class _Finalist:
     place: int
     strike: Strike
     scores: tuple[ScoreKind, ...]
+    fair_from_hand: bool = True
 
 
 def baulk_pending_share(state: GameState) -> float:
@@ -123,6 +128,13 @@ class _Context:
         self.me = state.match.balls[self.s]
         self.from_hand = position.in_hand
         self.objects = [(b, p) for b, p in position.balls.items() if b is not self.me]
+        self._names = {b.value: p for b, p in position.balls.items()}
+
+    def names_with(self, placed: Point) -> dict[str, Point]:
+        """Every ball's centre before the stroke by name, the cue ball placed at ``placed``."""
+        names = dict(self._names)
+        names[self.me.value] = placed
+        return names
 
 
 class Searcher:
@@ -197,34 +209,19 @@ class Searcher:
         contacts: list[tuple[float, int]] = []
         potted: list[Ball] = []
         crossed_in = False
-        # a stroke from hand not played out of baulk (the game loop's reading, by the
-        # crossings of the baulk line: the cue ball starts strictly inside the D)
-        fault: bool | None = None if placed is not None else False
-        out_now = played_out = False
         for t, kind, a, b, _cushion, _pocket, direction in shot.events:
             if kind == _BALL_BALL:
                 if a == ci or b == ci:
-                    other = b if a == ci else a
-                    contacts.append((t, other))
-                    if fault is None:
-                        fault = not played_out and in_baulk(ctx.position.balls[_BALLS[ids[other]]])
+                    contacts.append((t, b if a == ci else a))
             elif kind == _POCKET:
                 potted.append(_BALLS[ids[a]])
-                if a == ci and fault is None:
-                    fault = False
-            elif kind == _BAULK and a == ci:
-                if direction == _IN:
-                    crossed_in = True
-                    out_now = False
-                    if fault is None and not played_out:
-                        fault = True
-                elif direction == _OUT:
-                    out_now = True
-            elif kind == _CUSHION and a == ci and out_now:
-                played_out = True
+            elif kind == _BAULK and a == ci and direction == _IN:
+                crossed_in = True
         cue_rest = rest[ci]
-        if fault is None:
-            fault = not played_out and cue_rest is not None and in_baulk(cue_rest)
+        # a stroke from hand not played out of baulk: the game loop's reading (decision 7)
+        fault = placed is not None and bad_from_hand_compact(
+            shot.events, rest, ids, ctx.me.value, ctx.names_with(placed)
+        )
         first: rules.FirstHit = None
         cannon = False
         if contacts:
@@ -419,7 +416,7 @@ class Searcher:
         """Stage 1's best candidates, one per placement, target, scoring parts and
         baulk-line crossing (so that a different kind of stroke is not crowded out)."""
         best: dict[tuple[int, tuple[ScoreKind, ...], int, bool], _Scored] = {}
-        for item in scanned:
+        for item in _fair_from_hand(scanned):
             verdict = item.verdict
             key = (item.place, _parts(verdict), item.tag, verdict.baulk_crossed)
             if key not in best or item.value > best[key].value:
@@ -469,11 +466,20 @@ class Searcher:
                         num += w * row[jj].value
                         den += w
                 smooth.append(num / den)
-            j = max(range(width), key=lambda i: (smooth[i], -abs(i - m)))
+            fair = [i for i in range(width) if not _bad_from_hand(row[i].verdict)]
+            j = max(fair or range(width), key=lambda i: (smooth[i], -abs(i - m)))
+            nominal = row[j]
             refined.append(
-                _Finalist(smooth[j], row[j].place, row[j].strike, _parts(row[j].verdict))
+                _Finalist(
+                    smooth[j],
+                    nominal.place,
+                    nominal.strike,
+                    _parts(nominal.verdict),
+                    not _bad_from_hand(nominal.verdict),
+                )
             )
-        refined.sort(key=lambda c: -c.value)
+        # fair strokes first (see _fair_from_hand), then by value
+        refined.sort(key=lambda c: (not c.fair_from_hand, -c.value))
         finalists: list[_Finalist] = []
         for cand in refined:
             if not any(c.place == cand.place and _close(c.strike, cand.strike) for c in finalists):
@@ -511,13 +517,27 @@ class Searcher:
         totals = [0.0] * len(finalists)
         for item in self._run(ctx, places, jobs, opp_from_d):
             totals[item.tag] += item.value
-        k = max(range(len(finalists)), key=lambda i: (totals[i], -i))
+        fair = [i for i, c in enumerate(finalists) if c.fair_from_hand]
+        k = max(fair or range(len(finalists)), key=lambda i: (totals[i], -i))
         best = finalists[k]
         return Choice(places[best.place], best.strike, best.scores, totals[k] / budget.samples)
 
 
 def _parts(verdict: Verdict) -> tuple[ScoreKind, ...]:
     return tuple(kind for kind, _ in verdict.scored)
+
+
+def _bad_from_hand(verdict: Verdict) -> bool:
+    foul = verdict.foul
+    return foul is not None and FoulCode.BAD_FROM_HAND in foul.codes
+
+
+def _fair_from_hand(scanned: Sequence[_Scored]) -> Sequence[_Scored]:
+    """The candidates played out of baulk as the rules require (2.6, decision 7), when
+    there are any: from hand the AI does not knowingly play a ball in baulk directly or
+    leave its ball in baulk, even where the penalty would cost it less than the leave."""
+    fair = [item for item in scanned if not _bad_from_hand(item.verdict)]
+    return fair or scanned
 
 
 def _close(a: Strike, b: Strike) -> bool:
