@@ -55,11 +55,15 @@ enum { C_TRANS, C_STATIC, C_BAULK, C_PAIR };
 static const double EPS_U = 1e-10;    /* slip below this is rolling */
 static const double EPS_V = 1e-10;    /* speed below this is at rest */
 static const double EPS_W = 1e-9;     /* vertical spin below this is none */
-static const double V_MIN = 1e-9;     /* approach speeds below this are touches, not impacts */
+static const double V_MIN = 1e-12;    /* approach speeds below this are touches, not impacts */
 static const double D_SETTLE = 1e-5;  /* rebound excursion (m) below which a contact settles */
-static const double A_MIN = 1e-9;     /* accelerations below this press nothing (m/s^2) */
+static const double A_MIN = 1e-13;    /* accelerations below this press nothing (m/s^2) */
 static const double EXT = 1e-9;       /* slack at the ends of straight segments */
 static const double EPS_POS = 1e-6;   /* tolerance of input positions (as the referee's) */
+static const double TOUCH = 1e-11;    /* gaps (m) below this are contact: rounding is ~1e-15 */
+static const long SAME_MAX = 64;      /* events at one instant before squeezed balls stop */
+static const double V_SQUEEZE = 1e-6; /* speed (m/s) under which a squeezed ball stops */
+static const double DEEP = 1e-5;      /* behind a line by more than this: not against it */
 
 typedef struct {
     double R, m, g, mu_s, mu_r, mu_sp, e_b, e_c, f_c, h, mu_b_a, mu_b_b, mu_b_c;
@@ -377,15 +381,32 @@ static inline void span(double x0, double v, double a, double T, double *lo, dou
 /* ------------------------------------------------------------------ event times */
 
 /* When the ball (centre x, y, velocity v, acceleration a, now) first touches line L while
- * approaching it, within H; INF if not. */
+ * approaching it, within H; INF if not. Within TOUCH of the line (a ball frozen against a
+ * cushion or facing, or up to DEEP into it, along the segment), approach is read from the normal velocity and
+ * acceleration, not from the sign of the noisy gap: closing faster than V_MIN, or not
+ * parting and pressed, is contact now; parting, the next contact is the root of (c1 + c2 tau) with c0 = 0. */
 static double line_hit(const Line *L, double R, double x, double y, double vx, double vy,
                        double ax, double ay, double H) {
     double c0 = (x - L->px) * L->nx + (y - L->py) * L->ny - R;
     double c1 = vx * L->nx + vy * L->ny;
     double c2 = 0.5 * (ax * L->nx + ay * L->ny);
-    if (c0 > 0 && c1 >= 0 && c2 >= 0) return INF;
-    double tau = quad_entry(c0, c1, c2, H);
-    if (tau == INF) return INF;
+    double tau, s0 = (x - L->px) * L->tx + (y - L->py) * L->ty;
+    if (c0 <= TOUCH && c0 >= -DEEP && s0 >= -EXT && s0 <= L->len + EXT) {
+        if (c1 < -V_MIN || (c1 <= 0 && c2 < -0.5 * A_MIN)) {
+            tau = 0;
+        } else if (c2 < 0) {
+            c1 = fmax(c1, 0);
+            tau = c1 / -c2;  /* back at the line */
+            if (!(tau <= H)) return INF;
+            c1 = -c1;        /* its slope there */
+        } else {
+            return INF;
+        }
+    } else {
+        if (c1 >= 0 && c2 >= 0) return INF;
+        tau = quad_entry(c0, c1, c2, H);
+        if (tau == INF) return INF;
+    }
     double slope = c1 + 2 * c2 * tau;
     if (-slope < V_MIN && !(c2 < -0.5 * A_MIN)) return INF;  /* a graze, not an impact */
     double px = x + (vx + 0.5 * ax * tau) * tau, py = y + (vy + 0.5 * ay * tau) * tau;
@@ -404,6 +425,53 @@ static inline void dist_quartic(double Dx, double Dy, double Vx, double Vy, doub
     c[0] = Dx * Dx + Dy * Dy - r * r;
 }
 
+/* When two circles whose centres are apart by d(tau) = D + V tau + A tau^2 (A: half the
+ * relative acceleration) first come to distance r while closing, within H; INF if not.
+ *
+ * Exact for touching and nearly touching starts, where the quartic |d|^2 - r^2 is all
+ * rounding noise near tau = 0: within TOUCH of contact, approach and separation are read
+ * from the relative velocity along the line of centres (and, when that is nil, from the
+ * curvature of |d|^2), never from the noisy polynomial; a pair that is neither closing nor
+ * pressed is at contact now (c0 = 0) and parting, so its next contact is the first entry of
+ * the quartic divided by tau (or tau^2 when it also parts with zero speed). A graze found
+ * later (touching with a normal speed under V_MIN, not pressed) is no impact: the search
+ * goes on from the grazing point the same way, so a re-entry after it is never lost. */
+static double contact_time(double Dx, double Dy, double Vx, double Vy, double Ax, double Ay,
+                           double r, double H) {
+    double t = 0;
+    for (int it = 0; it < 8; it++) {
+        double c[5];
+        dist_quartic(Dx, Dy, Vx, Vy, Ax, Ay, r, c);
+        double d = norm2(Dx, Dy), tau;
+        if (d - r <= TOUCH) {
+            double vn = (Dx * Vx + Dy * Vy) / d;  /* separation speed */
+            if (vn < -V_MIN || (vn <= 0 && c[2] < -r * A_MIN)) return t;
+            int k = 1;  /* |d|^2 - r^2 = tau^k q(tau), q(0) > 0 or q(0) = 0 and rising */
+            if (!(c[1] > 0)) {
+                k = 2;
+                if (!(c[2] > 0)) k = 3;
+            }
+            double q[4] = {0, 0, 0, 0};
+            for (int j = 0; j + k <= 4; j++) q[j] = c[j + k];
+            tau = poly_entry(q, 4 - k, H - t);
+        } else {
+            tau = poly_entry(c, 4, H - t);
+        }
+        if (tau == INF) return INF;
+        t += tau;
+        Dx += (Vx + Ax * tau) * tau;
+        Dy += (Vy + Ay * tau) * tau;
+        Vx += 2 * Ax * tau;
+        Vy += 2 * Ay * tau;
+        double d2 = norm2(Dx, Dy);
+        double vn = (Dx * Vx + Dy * Vy) / d2;
+        double c2 = Vx * Vx + Vy * Vy + 2 * (Ax * Dx + Ay * Dy);
+        if (vn < -V_MIN || c2 < -r * A_MIN) return t;  /* an impact, or pressed together */
+        if (!(tau > 0) && d2 - r <= TOUCH) return INF;  /* (closing at third order only) */
+    }
+    return INF;
+}
+
 /* When the ball first touches circle C (centre distance C->r) while approaching it;
  * fall = 1: when its centre first lies inside (no approach needed). */
 static double circle_hit(const Circle *C, double x, double y, double vx, double vy, double ax,
@@ -412,17 +480,11 @@ static double circle_hit(const Circle *C, double x, double y, double vx, double 
     double reach = norm2(vx, vy) * H + 0.5 * norm2(ax, ay) * H * H;
     double dist = norm2(Dx, Dy);
     if (dist - C->r > reach) return INF;
+    if (!fall) return contact_time(Dx, Dy, vx, vy, 0.5 * ax, 0.5 * ay, C->r, H);
     double c[5];
     dist_quartic(Dx, Dy, vx, vy, 0.5 * ax, 0.5 * ay, C->r, c);
-    if (fall && c[0] <= 0) return 0.0;
-    double tau = poly_entry(c, 4, H);
-    if (tau == INF || fall) return tau;
-    double slope = c[1] + tau * (2 * c[2] + tau * (3 * c[3] + tau * 4 * c[4]));
-    if (-slope < V_MIN * 2 * C->r) {
-        double curv = 2 * c[2] + tau * (6 * c[3] + tau * 12 * c[4]);
-        if (!(curv < -2 * C->r * A_MIN)) return INF;  /* a graze */
-    }
-    return tau;
+    if (c[0] <= 0) return 0.0;
+    return poly_entry(c, 4, H);
 }
 
 static void find_static(const Sim *S, int i, double tnow, Cand *out) {
@@ -503,17 +565,8 @@ static double pair_time(const Sim *S, int i, int j, double tnow) {
     double r = 2 * S->tb->ph.R;
     double reach = norm2(Vx, Vy) * H + norm2(Ax, Ay) * H * H;
     if (norm2(Dx, Dy) - r > reach) return INF;
-    double c[5];
-    dist_quartic(Dx, Dy, Vx, Vy, Ax, Ay, r, c);
-    double tau = poly_entry(c, 4, H);
-    if (tau == INF) return INF;
-    double slope = c[1] + tau * (2 * c[2] + tau * (3 * c[3] + tau * 4 * c[4]));
-    if (-slope < V_MIN * 2 * r) {
-        /* touching: an event only if the balls are pressed together (see resolve_pair) */
-        double curv = 2 * c[2] + tau * (6 * c[3] + tau * 12 * c[4]);
-        if (!(curv < -2 * r * A_MIN)) return INF;
-    }
-    return tnow + tau;
+    double tau = contact_time(Dx, Dy, Vx, Vy, Ax, Ay, r, H);
+    return tau == INF ? INF : tnow + tau;
 }
 
 /* ------------------------------------------------------------------ output */
@@ -690,6 +743,20 @@ static void refresh_pairs(Sim *S, int i, double t) {
     }
 }
 
+/* A ball squeezed between contacts that recur at one instant (between a ball and a cushion,
+ * with next to no speed: each contact hands a sliver of speed to the other) would make
+ * events forever: after SAME_MAX events at the same instant, a ball in one of them that is
+ * slower than V_SQUEEZE stops where it is (keeping its vertical spin). */
+static void stop_squeezed(Sim *S, int i, double t) {
+    Ball *b = &S->b[i];
+    if (!moving(b) || norm2(b->vx, b->vy) >= V_SQUEEZE) return;
+    double x, y, w[3];
+    pos_at(b, t, &x, &y);
+    spin_at(b, t, w);
+    push_segment(S, i, t);
+    set_state(b, &S->tb->ph, t, x, y, 0, 0, 0, 0, w[2]);
+}
+
 /* Runs one shot; returns 0, or 1 when max_events was exceeded, -1 on memory error. */
 static int run_shot(Sim *S, const double *pos, int cue, const double *launch,
                     double *duration) {
@@ -708,7 +775,7 @@ static int run_shot(Sim *S, const double *pos, int cue, const double *launch,
     for (int i = 0; i < n; i++)
         for (int j = i + 1; j < n; j++) S->pair[i * n + j] = pair_time(S, i, j, 0);
     double tlast = 0;
-    long count = 0;
+    long count = 0, same = 0;
     S->oom = 0;
     for (;;) {
         double best = INF;
@@ -726,6 +793,7 @@ static int run_shot(Sim *S, const double *pos, int cue, const double *launch,
         if (best == INF) break;
         if (++count > P->max_events) return 1;
         const double t = best;
+        same = t == tlast ? same + 1 : 0;
         tlast = t;
         if (cls == C_TRANS) {
             Ball *b = &S->b[bi];
@@ -771,6 +839,7 @@ static int run_shot(Sim *S, const double *pos, int cue, const double *launch,
                 b->t_end = INF;
                 push_event(S, t, EV_POCKET, bi, -1, -1, c.obj, 0);
             }
+            if (same > SAME_MAX) stop_squeezed(S, bi, t);
             refresh_ball(S, bi, t);
             refresh_pairs(S, bi, t);
         } else if (cls == C_BAULK) {
@@ -782,6 +851,10 @@ static int run_shot(Sim *S, const double *pos, int cue, const double *launch,
         } else {
             resolve_pair(S, bi, bj, t);
             push_event(S, t, EV_BALL_BALL, bi, bj, -1, -1, 0);
+            if (same > SAME_MAX) {
+                stop_squeezed(S, bi, t);
+                stop_squeezed(S, bj, t);
+            }
             refresh_ball(S, bi, t);
             refresh_ball(S, bj, t);
             refresh_pairs(S, bi, t);
@@ -789,7 +862,11 @@ static int run_shot(Sim *S, const double *pos, int cue, const double *launch,
         }
         if (S->oom) return -1;
     }
+    /* A ball still spinning has no end (spin friction mu_sp = 0): the shot never ends, and
+     * its duration is reported as infinite rather than as the time of the last event. */
     *duration = tlast;
+    for (int i = 0; i < n; i++)
+        if (S->b[i].state == ST_SPINNING) *duration = INF;
     for (int i = 0; i < n; i++)
         if (S->b[i].state != ST_POCKETED) push_segment(S, i, tlast);
     return S->oom ? -1 : 0;
