@@ -52,7 +52,10 @@ def _cue_contacts(events: Iterable[Event], cue: str) -> list[tuple[float, str]]:
 def first_hit(events: Iterable[Event], cue: str) -> str | None:
     """The object ball the cue ball touched first; :data:`BOTH` when it touched two object
     balls within :data:`SIMULTANEOUS_S` of its first contact; ``None`` when it touched none."""
-    contacts = _cue_contacts(events, cue)
+    return _first_hit(_cue_contacts(events, cue))
+
+
+def _first_hit(contacts: list[tuple[float, str]]) -> str | None:
     if not contacts:
         return None
     t0, ball = contacts[0]
@@ -67,7 +70,11 @@ def first_hit(events: Iterable[Event], cue: str) -> str | None:
 def cannon(events: Iterable[Event], cue: str) -> bool:
     """The cue ball touched two different object balls during the stroke (both object balls:
     a shot has at most three balls)."""
-    return len({ball for _, ball in _cue_contacts(events, cue)}) >= 2
+    return _cannon(_cue_contacts(events, cue))
+
+
+def _cannon(contacts: list[tuple[float, str]]) -> bool:
+    return len({ball for _, ball in contacts}) >= 2
 
 
 def potted(events: Iterable[Event]) -> tuple[str, ...]:
@@ -141,9 +148,10 @@ class Outcome:
 def outcome(result: ShotResult, cue: str) -> Outcome:
     """The referee's view of a simulated shot played with cue ball ``cue``."""
     events = result.events
+    contacts = _cue_contacts(events, cue)  # read once for both questions
     return Outcome(
-        first_hit=first_hit(events, cue),
-        cannon=cannon(events, cue),
+        first_hit=_first_hit(contacts),
+        cannon=_cannon(contacts),
         potted=potted(events),
         off_table=off_table(events),
         crossed_baulk=crossed_baulk(events, result.rest, cue),

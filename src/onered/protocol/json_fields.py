@@ -95,7 +95,7 @@ def show(value: object) -> str:
     is nested too deeply to write)."""
     try:
         text = json.dumps(value, ensure_ascii=False)
-    except RecursionError:
+    except (RecursionError, ValueError):  # too deep, or an int of more than 4,300 digits
         return type_name(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
@@ -109,9 +109,14 @@ def get_bool(obj: Mapping[str, object], key: str, default: bool) -> bool:
 
 def number(value: object, where: str) -> float:
     """A finite JSON number (booleans are not numbers)."""
+    if type(value) is float and value - value == 0.0:  # the common case: finite
+        return value
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise ProtocolError(f"{where}: expected a number, got {show(value)}")
-    result = float(value)
+    try:
+        result = float(value)
+    except OverflowError:  # a Python int beyond the doubles (not from orjson, which refuses)
+        raise ProtocolError(f"{where}: the number is too large for a double") from None
     if not math.isfinite(result):
         raise ProtocolError(f"{where}: the number must be finite, got {show(value)}")
     return result
@@ -119,9 +124,12 @@ def number(value: object, where: str) -> float:
 
 def point(value: object, where: str) -> tuple[float, float]:
     """A point ``[x, y]`` of two finite numbers."""
-    if not isinstance(value, list) or len(value) != 2:
-        raise ProtocolError(f"{where}: expected [x, y], got {show(value)}")
-    return (number(value[0], f"{where}[0]"), number(value[1], f"{where}[1]"))
+    if type(value) is list and len(value) == 2:
+        x, y = value
+        if type(x) is float and type(y) is float and x - x == 0.0 and y - y == 0.0:
+            return (x, y)  # the common case, without building the fields' names
+        return (number(x, f"{where}[0]"), number(y, f"{where}[1]"))
+    raise ProtocolError(f"{where}: expected [x, y], got {show(value)}")
 
 
 def string_list(obj: Mapping[str, object], key: str) -> list[str]:

@@ -212,7 +212,7 @@ def verdict_json(verdict: Verdict, players: tuple[str, str]) -> dict[str, object
         "ball": None if ball is None else values[ball],
         "from_d": verdict.from_d,
         "points": verdict.points,
-        "scored": {values[kind]: value for kind, value in verdict.scored},
+        "scored": {values[kind]: value for kind, value in verdict.scored} if verdict.scored else {},
         "foul": None
         if foul is None
         else {"codes": [values[c] for c in foul.codes], "penalty": foul.penalty},
@@ -221,12 +221,14 @@ def verdict_json(verdict: Verdict, players: tuple[str, str]) -> dict[str, object
         "visit_over": verdict.visit_over,
         "next": verdict.next,
         "next_from_d": verdict.next_from_d,
-        "options": [values[o] for o in verdict.options],
+        "options": [values[o] for o in verdict.options] if verdict.options else [],
         "placements": [
             {"ball": values[p.ball], "at": values[p.at] if isinstance(p.at, Spot) else list(p.at)}
             for p in verdict.placements
-        ],
-        "in_hand": [values[b] for b in verdict.in_hand],
+        ]
+        if verdict.placements
+        else [],
+        "in_hand": [values[b] for b in verdict.in_hand] if verdict.in_hand else [],
         "counters": {
             "cannons": counters.cannons,
             "hazards": counters.hazards,
@@ -236,7 +238,9 @@ def verdict_json(verdict: Verdict, players: tuple[str, str]) -> dict[str, object
         "calls": [
             {"code": code, "ru": ru, "en": en}
             for code, ru, en in (_CALL_TEXTS[c] for c in verdict.calls)
-        ],
+        ]
+        if verdict.calls
+        else [],
         "winner": verdict.winner,
     }
 

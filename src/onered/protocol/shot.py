@@ -174,6 +174,8 @@ def _check_fit(radius: float, spec: TableSpec) -> None:
         raise ShotProtocolError(f"{exc} (params.R = {radius:g} m)") from None
 
 
+_check_fit(DEFAULT_PARAMS.R, DEFAULT_TABLE)
+
 _BALL_REF = re.compile(r"balls\['(\w+)'\]")
 
 
@@ -290,7 +292,8 @@ def _parse(obj: object) -> ShotInput:
     table = _overrides(raw.get("table"), "table", TABLE_NAMES)
     physics = _engine_params(tuple(sorted(params.items()))) if params else DEFAULT_PARAMS
     spec = _engine_table(tuple(sorted(table.items()))) if table else DEFAULT_TABLE
-    _check_fit(physics.R, spec)
+    if params or table:  # the defaults fit (checked once, below)
+        _check_fit(physics.R, spec)
     balls = _balls(raw.get("balls"), physics, spec)
     cue_ball = _cue_ball(raw.get("cue_ball"), balls)
     strike, launch = raw.get("strike"), raw.get("launch")
