@@ -415,3 +415,30 @@ def test_an_interactive_user_gets_each_answer_at_once(
         if proc.stderr is not None:
             proc.stderr.close()
     assert proc.returncode == 0
+
+
+@pytest.mark.parametrize("args", [["shot", "--batch"], ["referee"]])
+def test_a_reader_that_goes_away_ends_the_command_quietly(args: list[str], tmp_path: Path) -> None:
+    lines = [encode(SHOT)] * 3000 if args[0] == "shot" else [encode(GAME[0])]
+    if args[0] == "referee":
+        lines += [encode({"type": "stroke", "placed": [0.8, 0.6], "first_hit": "red"})]
+        lines += [encode({"type": "stroke", "first_hit": "red"})] * 30_000
+    path = tmp_path / "input.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SRC), env.get("PYTHONPATH")]))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "onered", *args, str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    assert proc.stdout is not None
+    assert proc.stderr is not None
+    proc.stdout.readline()
+    proc.stdout.close()  # like `| head -1`
+    err = proc.stderr.read()
+    proc.stderr.close()
+    assert proc.wait(timeout=60) == 2
+    assert b"Traceback" not in err
+    assert b"BrokenPipe" not in err

@@ -31,17 +31,22 @@ def run(args: argparse.Namespace) -> int:
 
     if isinstance(sys.stdout, io.TextIOWrapper):
         sys.stdout.reconfigure(encoding="utf-8")
+    from onered.protocol.lines import reader_gone
+
     session = RefereeSession()
-    if args.file is None or args.file == "-":
-        status = judge_lines(sys.stdin, sys.stdout, sys.stderr, session=session)
-    else:
-        try:
-            handle = open(args.file, "rb")  # noqa: SIM115 - closed below
-        except OSError as exc:
-            print(f"onered referee: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
-            return 2
-        with handle:
-            status = judge_lines(handle, sys.stdout, sys.stderr, session=session)
+    try:
+        if args.file is None or args.file == "-":
+            status = judge_lines(sys.stdin, sys.stdout, sys.stderr, session=session)
+        else:
+            try:
+                handle = open(args.file, "rb")  # noqa: SIM115 - closed below
+            except OSError as exc:
+                print(f"onered referee: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+                return 2
+            with handle:
+                status = judge_lines(handle, sys.stdout, sys.stderr, session=session)
+    except BrokenPipeError:  # the reader of the verdicts went away (| head)
+        return reader_gone()
     if args.summary and session.state is not None:
         state = session.state
         players = state.match.players

@@ -141,6 +141,7 @@ def _read(file: str | None) -> bytes:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``onered shot``; 0 on success, 2 if a shot (or the input file) was bad."""
+    from onered.protocol.lines import reader_gone, sink
     from onered.protocol.shot import ShotProtocolError
 
     try:
@@ -150,6 +151,8 @@ def run(args: argparse.Namespace) -> int:
             with open(args.file, "rb") as handle:
                 return batch(handle, sys.stdout, sys.stderr, args.svg)
         data = _read(args.file)
+    except BrokenPipeError:  # the reader of the output went away (| head)
+        return reader_gone()
     except OSError as exc:
         print(f"error: cannot read {args.file or 'standard input'}: {exc}", file=sys.stderr)
         return 2
@@ -161,7 +164,8 @@ def run(args: argparse.Namespace) -> int:
     except Exception as exc:  # never a traceback for an input
         print(f"error: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
-    from onered.protocol.lines import sink
-
-    sink(sys.stdout)(line)
+    try:
+        sink(sys.stdout)(line)
+    except BrokenPipeError:
+        return reader_gone()
     return 0

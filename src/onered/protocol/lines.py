@@ -12,6 +12,8 @@ line is complete, and no answer is held while the program waits for more input.
 from __future__ import annotations
 
 import io
+import os
+import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import IO, Any
 
@@ -110,3 +112,17 @@ def sink(stream: IO[Any]) -> Callable[[bytes], None]:
         stream.flush()
 
     return write_bytes
+
+
+def reader_gone() -> int:
+    """After a ``BrokenPipeError`` on standard output (``... | head``): point the output at
+    the null device, so that the flush at exit does not fail again, and give status 2 (not
+    every line was answered). No traceback, no message: the reader asked for no more."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real file descriptor (a test's captured stream)
+        pass
+    finally:
+        os.close(devnull)
+    return 2
