@@ -20,7 +20,11 @@ class _BuildExt(build_ext):
 
 setup(
     ext_modules=[
-        Extension("onered.physics._engine", sources=["src/onered/physics/_engine.c"]),
+        Extension(
+            "onered.physics._engine",
+            sources=["src/onered/physics/_engine.c", "src/onered/physics/kernel.c"],
+            depends=["src/onered/physics/kernel.h"],
+        ),
     ],
     cmdclass={"build_ext": _BuildExt},
 )

@@ -12,10 +12,12 @@ import pytest
 
 from onered.physics import (
     EVENT_KINDS,
+    Event,
     EventKind,
     Launch,
     Params,
     PhysicsInputError,
+    ShotResult,
     Strike,
     TableSpec,
     simulate,
@@ -217,19 +219,55 @@ def test_same_input_gives_bit_identical_output_across_processes() -> None:
     assert float(runs[0][1]) < 1.0
 
 
-def test_results_built_in_c_equal_those_built_in_python() -> None:
-    from onered.physics.engine import _context, _result
+def test_full_results_agree_with_the_compact_raw_form() -> None:
+    from onered.physics.engine import DIRECTIONS, _context
 
     launches = _launches(16)
     ctx = _context(P, TableSpec())
     ids = tuple(sorted(BALLS))
     flat = [c for ball in ids for c in BALLS[ball]]
     numbers = [x for launch in launches for x in (*launch.v, *launch.w)]
-    for paths in (True, False):
-        raws = ctx.simulate(flat, ids.index("white"), numbers, paths)
-        python = [_result(raw, ids, list(BALLS), paths) for raw in raws]
-        assert simulate_batch(BALLS, "white", launches, paths=paths) == python
-        assert repr(simulate_batch(BALLS, "white", launches, paths=paths)) == repr(python)
+    raws = ctx.simulate(flat, ids.index("white"), numbers, True)
+    full = simulate_batch(BALLS, "white", launches)
+    for raw, result in zip(raws, full, strict=True):
+        _, duration, rest, events, paths = raw
+        assert result.duration == duration
+        assert result.rest == {ball: rest[ids.index(ball)] for ball in BALLS}
+        assert list(result.rest) == list(BALLS)  # in the caller's order
+        assert len(result.events) == len(events)
+        for event, (t, kind, a, b, cushion, pocket, direction) in zip(
+            result.events, events, strict=True
+        ):
+            assert event.t == t
+            assert event.kind is EVENT_KINDS[kind]
+            agents = {ids[a]} if b < 0 else {ids[a], ids[b]}
+            assert set(event.balls) == agents
+            if event.kind is EventKind.CUSHION:
+                assert event.cushion == (CUSHION_NAMES[cushion] if cushion >= 0 else "jaw")
+            assert event.pocket == (POCKET_NAMES[pocket] if pocket >= 0 else None)
+            assert event.direction == DIRECTIONS[direction]
+        assert paths is not None
+        for ball, pieces in result.paths.items():
+            assert [
+                (s.t0, s.t1, *s.p0, *s.v0, *s.a, *s.w0, *s.dw) for s in pieces
+            ] == [tuple(piece) for piece in paths[ids.index(ball)]]
+
+
+def test_validation_codes_mirror_the_c_kernel() -> None:
+    from onered.physics import _engine
+    from onered.physics.engine import Placement
+
+    for code in Placement:
+        assert getattr(_engine, f"PLACE_{code.name}") == code.value
+
+
+def test_results_are_made_by_their_classes_constructors() -> None:
+    result = simulate_batch(BALLS, "white", _launches(2))[0]
+    assert type(result) is ShotResult
+    for event in result.events:
+        assert event == Event(event.t, event.kind, event.balls, event.cushion, event.pocket,
+                              event.direction)  # fmt: skip
+    assert result == ShotResult(result.events, result.rest, result.duration, result.paths)
 
 
 def test_batches_run_in_threads_give_the_same_results() -> None:
@@ -240,3 +278,20 @@ def test_batches_run_in_threads_give_the_same_results() -> None:
     with ThreadPoolExecutor(max_workers=4) as pool:
         runs = list(pool.map(lambda _: simulate_compact(BALLS, "white", launches), range(8)))
     assert all(run == expected for run in runs)
+
+
+def test_the_engine_refuses_result_classes_its_construction_would_bypass() -> None:
+    # the engine builds results as the generated __init__ does, which would skip a
+    # __post_init__: a class with one is refused rather than silently bypassed
+    from dataclasses import dataclass
+
+    from onered.physics._engine import Context
+    from onered.physics.engine import _BUILDERS, MAX_EVENTS, _geometry_numbers
+
+    @dataclass(frozen=True, slots=True)
+    class CheckedEvent(Event):
+        def __post_init__(self) -> None:
+            pass
+
+    with pytest.raises(TypeError, match="__post_init__"):
+        Context(P, _geometry_numbers(TableSpec()), (CheckedEvent, *_BUILDERS[1:]), MAX_EVENTS)

@@ -1,919 +1,17 @@
 /*
- * onered.physics._engine -- the event loop of the table simulation, in C for speed.
- *
- * The model is documented in onered/physics/engine.py; in short (Leckie & Greenspan 2005,
- * "An event-based pool physics simulator"):
- *
- *  - Between events every ball moves in closed form with constant acceleration, so its
- *    centre follows r(t) = r0 + v0 t + a t^2 / 2. Sliding: a = -mu_s g u^ (u = slip of the
- *    contact point, v + R z x w), d(w_xy)/dt = (5 mu_s g / 2R) z x u^, sliding ends after
- *    2|u0| / (7 mu_s g). Rolling: a = -mu_r g v^, w_xy locked to v, ends after
- *    |v0| / (mu_r g). Vertical-axis spin decays at 5 mu_sp g / (2R) in every state.
- *  - Event times are roots of low-degree polynomials: cushion lines and the baulk line
- *    give quadratics, balls, knuckles and pocket falls quartics. Roots are isolated
- *    exactly by splitting the search interval at the polynomial's critical points
- *    (themselves found the same way from the derivative), then refined by a safeguarded
- *    Newton iteration on a bracket; nothing is sampled, nothing is missed.
- *  - Ball-ball: equal masses, restitution e_b on the normal impulse, Coulomb friction at
- *    the contact with Alciatore's fit mu = a + b exp(-c v_slip) (TP A-14), capped where
- *    the slip would stop: this gives cut- and spin-induced throw.
- *  - Ball-cushion: Han (2005), "Dynamics in carom and three cushion billiards", JMST 19:
- *    impulse at the nose contact, an angle theta above the equator (sin theta =
- *    (h - R) / R), restitution e_c along the contact normal, friction f_c (or sticking)
- *    in the tangent plane; the vertical velocity the impulse would give is absorbed by
- *    the table. The same model is used for the rounded knuckles of the jaws.
- *
- * Everything is plain IEEE double arithmetic in a fixed order, so results are
- * bit-identical from run to run (build with -ffp-contract=off, no -ffast-math).
+ * onered.physics._engine -- the CPython glue of the table simulation: parses parameters
+ * and geometry into the kernel's structs (kernel.h), runs shots with the GIL released and
+ * builds the results (the compact raw tuples, or Event/Segment/ShotResult objects made by
+ * calling their classes). The physics is all in kernel.c.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
-#include <structmember.h>
-#include <float.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define INF HUGE_VAL
-#define N_CUSHIONS 6
-#define N_POCKETS 6
-#define MAX_OUTLINE 64
+#include "kernel.h"
 
-/* Motion states. */
-enum { ST_STATIONARY, ST_SPINNING, ST_SLIDING, ST_ROLLING, ST_POCKETED };
-/* Event kinds, in the order of onered.physics.types.EventKind. */
-enum {
-    EV_BALL_BALL, EV_CUSHION, EV_POCKET, EV_BAULK,
-    EV_SLIDE_ROLL, EV_ROLL_SPIN, EV_ROLL_STOP, EV_SPIN_STOP
-};
-/* What a ball's next static event is. */
-enum { SK_NONE, SK_CUSHION, SK_FACING, SK_KNUCKLE, SK_FALL };
-/* Candidate classes, in tie-breaking order for one ball. */
-enum { C_TRANS, C_STATIC, C_BAULK, C_PAIR };
-
-/* Thresholds (SI units). */
-static const double EPS_U = 1e-10;    /* slip below this is rolling */
-static const double EPS_V = 1e-10;    /* speed below this is at rest */
-static const double EPS_W = 1e-9;     /* vertical spin below this is none */
-static const double V_MIN = 1e-12;    /* approach speeds below this are touches, not impacts */
-static const double D_SETTLE = 1e-5;  /* rebound excursion (m) below which a contact settles */
-static const double A_MIN = 1e-13;    /* accelerations below this press nothing (m/s^2) */
-static const double EXT = 1e-9;       /* slack at the ends of straight segments */
-static const double EPS_POS = 1e-6;   /* tolerance of input positions (as the referee's) */
-static const double TOUCH = 1e-11;    /* gaps (m) below this are contact: rounding is ~1e-15 */
-static const long SAME_MAX = 64;      /* events at one instant before squeezed balls stop */
-static const double V_SQUEEZE = 1e-6; /* speed (m/s) under which a squeezed ball stops */
-static const double DEEP = 1e-5;      /* behind a line by more than this: not against it */
-
-typedef struct {
-    double R, m, g, mu_s, mu_r, mu_sp, e_b, e_c, f_c, h, mu_b_a, mu_b_b, mu_b_c;
-    double I;          /* 2/5 m R^2 */
-    double slide_dec;  /* mu_s g */
-    double roll_dec;   /* mu_r g */
-    double spin_dec;   /* 5 mu_sp g / (2R) */
-    double ang_slide;  /* 5 mu_s g / (2R) */
-    double sin_t, cos_t;
-    long max_events;
-} Phys;
-
-typedef struct {
-    double px, py, tx, ty, nx, ny, len;
-} Line;
-
-typedef struct {
-    double cx, cy, r;  /* r: distance of the ball centre at contact (knuckle: rho + R) */
-} Circle;
-
-typedef struct {
-    Line facing[2];
-    Circle knuckle[2];
-    double rho[2];
-    Circle fall;
-    double x0, x1, y0, y1;  /* box holding every ball-centre contact with this pocket */
-} Pocket;
-
-typedef struct {
-    Phys ph;
-    Line cushion[N_CUSHIONS];
-    Pocket pocket[N_POCKETS];
-    double baulk_y;
-    int n_outline;
-    double outline[2 * MAX_OUTLINE];
-} Table;
-
-typedef struct {
-    int state;
-    double t0, x, y, vx, vy, wx, wy, wz; /* state at t0 */
-    double ax, ay, awx, awy, awz;        /* constant accelerations during this state */
-    double tz;                           /* when w_z reaches zero (then stays zero) */
-    double t_end;                        /* next motion transition (INF if none) */
-    int side;                            /* +1 above the baulk line, -1 on or below it */
-    double t_side;                       /* when side last changed (-1: never) */
-} Ball;
-
-typedef struct {
-    double t;
-    int kind, obj;
-} Cand;
-
-typedef struct {
-    double *d;
-    Py_ssize_t n, cap;
-} Buf;
-
-typedef struct {
-    const Table *tb;
-    int n;
-    Ball *b;
-    Cand *stat;
-    double *baulk;
-    double *pair;  /* n * n, entry [i * n + j] for i < j */
-    Buf *ev;       /* 7 doubles an event: t, kind, a, b, cushion, pocket, direction */
-    Buf *seg;      /* 15 doubles a segment: ball, t0, t1, x, y, vx, vy, ax, ay, w(3), dw(3) */
-    int oom;       /* set when an output buffer could not grow */
-} Sim;
-
-/* ------------------------------------------------------------------ buffers */
-
-static int buf_push(Buf *b, const double *v, Py_ssize_t k) {
-    if (b->n + k > b->cap) {
-        Py_ssize_t cap = b->cap ? b->cap : 256;
-        while (cap < b->n + k) cap *= 2;
-        double *d = (double *)realloc(b->d, (size_t)cap * sizeof(double));
-        if (!d) return -1;
-        b->d = d;
-        b->cap = cap;
-    }
-    memcpy(b->d + b->n, v, (size_t)k * sizeof(double));
-    b->n += k;
-    return 0;
-}
-
-/* ------------------------------------------------------------------ polynomials */
-
-/* |(x, y)|: our numbers are far from overflow, so no need for hypot's care (or cost). */
-static inline double norm2(double x, double y) { return sqrt(x * x + y * y); }
-
-static inline double horner(const double *c, int deg, double x) {
-    double r = c[deg];
-    for (int k = deg - 1; k >= 0; k--) r = r * x + c[k];
-    return r;
-}
-
-/* A root of c (degree deg) in [a, b], where c is monotone and fa = c(a), fb = c(b) have
- * opposite signs (fb may be 0). Safeguarded Newton on the bracket, to machine precision.
- * Returns the final bracket end on b's side (so c(result) has the sign of fb, or is 0). */
-static double mono_root(const double *c, int deg, double a, double b, double fa, double fb) {
-    double dc[4];
-    for (int k = 0; k < deg; k++) dc[k] = (k + 1) * c[k + 1];
-    double lo = a, hi = b;          /* c(lo) has fa's sign, c(hi) fb's */
-    const int pos_lo = fa > 0;
-    if (fb == 0) return hi;
-    double x = lo - fa * (hi - lo) / (fb - fa);  /* regula falsi start */
-    if (!(x > lo && x < hi)) x = 0.5 * (lo + hi);
-    double fprev = INF;
-    for (int it = 0; it < 200; it++) {
-        double fx = horner(c, deg, x);
-        if (fx == 0) return x;
-        if ((fx > 0) == pos_lo) lo = x; else hi = x;
-        double tol = 4 * DBL_EPSILON * fmax(fabs(lo), fabs(hi));
-        if (hi - lo <= tol || hi - lo <= DBL_MIN) break;
-        double d = deg > 0 ? horner(dc, deg - 1, x) : 0;
-        double xn;
-        if (d != 0 && fabs(fx) <= 0.5 * fprev) {
-            xn = x - fx / d;
-            double step = xn - x;
-            if (fabs(step) < tol) xn = x + copysign(tol, step);  /* land across the root */
-        } else {
-            xn = 0.5 * (lo + hi);
-        }
-        if (!(xn > lo && xn < hi)) xn = 0.5 * (lo + hi);
-        if (xn == x) break;
-        fprev = fabs(fx);
-        x = xn;
-    }
-    return hi;
-}
-
-/* Real roots of c (degree <= 3) in the open interval (0, H), ascending; returns count. */
-static int roots_in(const double *c, int deg, double H, double *out) {
-    while (deg > 0 && c[deg] == 0) deg--;
-    if (deg == 0) return 0;
-    if (deg == 1) {
-        double r = -c[0] / c[1];
-        if (r > 0 && r < H) { out[0] = r; return 1; }
-        return 0;
-    }
-    if (deg == 2) {
-        double disc = c[1] * c[1] - 4 * c[2] * c[0];
-        if (disc < 0) return 0;
-        double q = -0.5 * (c[1] + copysign(sqrt(disc), c[1]));
-        double r1 = q / c[2], r2 = q != 0 ? c[0] / q : r1;
-        if (r1 > r2) { double t = r1; r1 = r2; r2 = t; }
-        int n = 0;
-        if (r1 > 0 && r1 < H) out[n++] = r1;
-        if (r2 > 0 && r2 < H && r2 != r1) out[n++] = r2;
-        return n;
-    }
-    /* cubic: monotone between the roots of its derivative */
-    double d[3] = {c[1], 2 * c[2], 3 * c[3]};
-    double knots[4];
-    int nk = 0;
-    knots[nk++] = 0;
-    nk += roots_in(d, 2, H, knots + 1);
-    knots[nk++] = H;
-    int n = 0;
-    double fa = c[0];
-    for (int k = 0; k + 1 < nk; k++) {
-        double fb = horner(c, deg, knots[k + 1]);
-        if ((fa < 0 && fb > 0) || (fa > 0 && fb < 0))
-            out[n++] = mono_root(c, deg, knots[k], knots[k + 1], fa, fb);
-        fa = fb;
-    }
-    return n;
-}
-
-/* First tau in [0, H] at which c(tau) (degree <= 4) enters c <= 0 from above, or 0 if
- * c(0) <= 0 and c decreases at once. INF if none. */
-static double poly_entry(const double *c, int deg, double H) {
-    while (deg > 0 && c[deg] == 0) deg--;
-    if (c[0] <= 0) {
-        for (int k = 1; k <= deg; k++)
-            if (c[k] != 0) {
-                if (c[k] < 0) return 0.0;
-                break;
-            }
-    }
-    if (deg == 0) return INF;
-    double dc[4];
-    for (int k = 0; k < deg; k++) dc[k] = (k + 1) * c[k + 1];
-    double knots[5];
-    int nk = 0;
-    knots[nk++] = 0;
-    nk += roots_in(dc, deg - 1, H, knots + 1);
-    knots[nk++] = H;
-    double fa = c[0];
-    for (int k = 0; k + 1 < nk; k++) {
-        double fb = horner(c, deg, knots[k + 1]);
-        if (fa > 0 && fb <= 0) return mono_root(c, deg, knots[k], knots[k + 1], fa, fb);
-        fa = fb;
-    }
-    return INF;
-}
-
-/* The same for a quadratic c0 + c1 tau + c2 tau^2, in closed form. */
-static double quad_entry(double c0, double c1, double c2, double H) {
-    if (c0 <= 0) {
-        if (c1 < 0 || (c1 == 0 && c2 < 0)) return 0.0;
-        if (!(c2 < 0)) return INF;
-    } else if (c1 >= 0 && c2 >= 0) {
-        return INF;
-    }
-    if (c2 == 0) {
-        double r = -c0 / c1;
-        return r <= H ? r : INF;
-    }
-    double disc = c1 * c1 - 4 * c2 * c0;
-    if (disc < 0) return INF;
-    double q = -0.5 * (c1 + copysign(sqrt(disc), c1));
-    double r1 = q / c2, r2 = q != 0 ? c0 / q : r1;
-    if (r1 > r2) { double t = r1; r1 = r2; r2 = t; }
-    double r = c2 > 0 ? r1 : r2;
-    if (r < 0 || (c0 <= 0 && !(r > 0))) return INF;  /* (underflow: no real excursion) */
-    return r <= H ? r : INF;
-}
-
-/* ------------------------------------------------------------------ ball motion */
-
-static inline int moving(const Ball *b) {
-    return b->state == ST_SLIDING || b->state == ST_ROLLING;
-}
-
-static inline void pos_at(const Ball *b, double t, double *x, double *y) {
-    double s = t - b->t0;
-    *x = b->x + (b->vx + 0.5 * b->ax * s) * s;
-    *y = b->y + (b->vy + 0.5 * b->ay * s) * s;
-}
-
-static inline void vel_at(const Ball *b, double t, double *vx, double *vy) {
-    double s = t - b->t0;
-    *vx = b->vx + b->ax * s;
-    *vy = b->vy + b->ay * s;
-}
-
-static inline void spin_at(const Ball *b, double t, double w[3]) {
-    double s = t - b->t0;
-    w[0] = b->wx + b->awx * s;
-    w[1] = b->wy + b->awy * s;
-    w[2] = t >= b->tz ? 0.0 : b->wz + b->awz * s;
-}
-
-/* Start a new state at time t from position, velocity and angular velocity. */
-static void set_state(Ball *b, const Phys *P, double t, double x, double y, double vx,
-                      double vy, double wx, double wy, double wz) {
-    const double R = P->R;
-    b->t0 = t;
-    b->x = x;
-    b->y = y;
-    if (fabs(wz) <= EPS_W) wz = 0;
-    double ux = vx - R * wy, uy = vy + R * wx;  /* slip of the contact point: v + R z x w */
-    double u = norm2(ux, uy);
-    double v = norm2(vx, vy);
-    if (u > EPS_U) {
-        ux /= u;
-        uy /= u;
-        b->state = ST_SLIDING;
-        b->ax = -P->slide_dec * ux;
-        b->ay = -P->slide_dec * uy;
-        b->awx = -P->ang_slide * uy;  /* (5 mu_s g / 2R) z x u^ */
-        b->awy = P->ang_slide * ux;
-        b->t_end = t + 2 * u / (7 * P->slide_dec);
-    } else if (v > EPS_V) {
-        b->state = ST_ROLLING;
-        wx = -vy / R;
-        wy = vx / R;
-        b->ax = -P->roll_dec * vx / v;
-        b->ay = -P->roll_dec * vy / v;
-        b->awx = -b->ay / R;
-        b->awy = b->ax / R;
-        b->t_end = t + v / P->roll_dec;
-    } else {
-        vx = vy = wx = wy = 0;
-        b->ax = b->ay = b->awx = b->awy = 0;
-        if (wz != 0 && P->spin_dec > 0) {
-            b->state = ST_SPINNING;
-            b->t_end = t + fabs(wz) / P->spin_dec;
-        } else {
-            b->state = wz != 0 ? ST_SPINNING : ST_STATIONARY;
-            b->t_end = INF;
-        }
-    }
-    b->vx = vx;
-    b->vy = vy;
-    b->wx = wx;
-    b->wy = wy;
-    b->wz = wz;
-    if (wz != 0 && P->spin_dec > 0) {
-        b->awz = -copysign(P->spin_dec, wz);
-        b->tz = t + fabs(wz) / P->spin_dec;
-        if (b->state == ST_SPINNING) b->tz = b->t_end;
-    } else {
-        b->awz = 0;
-        b->tz = wz != 0 ? INF : t;
-    }
-}
-
-/* Bounds of x0 + v t + a t^2 / 2 over [0, T]. */
-static inline void span(double x0, double v, double a, double T, double *lo, double *hi) {
-    double x1 = x0 + (v + 0.5 * a * T) * T;
-    *lo = fmin(x0, x1);
-    *hi = fmax(x0, x1);
-    if (a != 0) {
-        double tv = -v / a;
-        if (tv > 0 && tv < T) {
-            double xv = x0 + 0.5 * v * tv;
-            *lo = fmin(*lo, xv);
-            *hi = fmax(*hi, xv);
-        }
-    }
-}
-
-/* ------------------------------------------------------------------ event times */
-
-/* When the ball (centre x, y, velocity v, acceleration a, now) first touches line L while
- * approaching it, within H; INF if not. Within TOUCH of the line (a ball frozen against a
- * cushion or facing, or up to DEEP into it, along the segment), approach is read from the normal velocity and
- * acceleration, not from the sign of the noisy gap: closing faster than V_MIN, or not
- * parting and pressed, is contact now; parting, the next contact is the root of (c1 + c2 tau) with c0 = 0. */
-static double line_hit(const Line *L, double R, double x, double y, double vx, double vy,
-                       double ax, double ay, double H) {
-    double c0 = (x - L->px) * L->nx + (y - L->py) * L->ny - R;
-    double c1 = vx * L->nx + vy * L->ny;
-    double c2 = 0.5 * (ax * L->nx + ay * L->ny);
-    double tau, s0 = (x - L->px) * L->tx + (y - L->py) * L->ty;
-    if (c0 <= TOUCH && c0 >= -DEEP && s0 >= -EXT && s0 <= L->len + EXT) {
-        if (c1 < -V_MIN || (c1 <= 0 && c2 < -0.5 * A_MIN)) {
-            tau = 0;
-        } else if (c2 < 0) {
-            c1 = fmax(c1, 0);
-            tau = c1 / -c2;  /* back at the line */
-            if (!(tau <= H)) return INF;
-            c1 = -c1;        /* its slope there */
-        } else {
-            return INF;
-        }
-    } else {
-        if (c1 >= 0 && c2 >= 0) return INF;
-        tau = quad_entry(c0, c1, c2, H);
-        if (tau == INF) return INF;
-    }
-    double slope = c1 + 2 * c2 * tau;
-    if (-slope < V_MIN && !(c2 < -0.5 * A_MIN)) return INF;  /* a graze, not an impact */
-    double px = x + (vx + 0.5 * ax * tau) * tau, py = y + (vy + 0.5 * ay * tau) * tau;
-    double s = (px - L->px) * L->tx + (py - L->py) * L->ty;
-    if (s < -EXT || s > L->len + EXT) return INF;
-    return tau;
-}
-
-/* Quartic |d(tau)|^2 - r^2 for d = D + V tau + A tau^2 (A is half the acceleration). */
-static inline void dist_quartic(double Dx, double Dy, double Vx, double Vy, double Ax,
-                                double Ay, double r, double c[5]) {
-    c[4] = Ax * Ax + Ay * Ay;
-    c[3] = 2 * (Ax * Vx + Ay * Vy);
-    c[2] = Vx * Vx + Vy * Vy + 2 * (Ax * Dx + Ay * Dy);
-    c[1] = 2 * (Vx * Dx + Vy * Dy);
-    c[0] = Dx * Dx + Dy * Dy - r * r;
-}
-
-/* When two circles whose centres are apart by d(tau) = D + V tau + A tau^2 (A: half the
- * relative acceleration) first come to distance r while closing, within H; INF if not.
- *
- * Exact for touching and nearly touching starts, where the quartic |d|^2 - r^2 is all
- * rounding noise near tau = 0: within TOUCH of contact, approach and separation are read
- * from the relative velocity along the line of centres (and, when that is nil, from the
- * curvature of |d|^2), never from the noisy polynomial; a pair that is neither closing nor
- * pressed is at contact now (c0 = 0) and parting, so its next contact is the first entry of
- * the quartic divided by tau (or tau^2 when it also parts with zero speed). A graze found
- * later (touching with a normal speed under V_MIN, not pressed) is no impact: the search
- * goes on from the grazing point the same way, so a re-entry after it is never lost. */
-static double contact_time(double Dx, double Dy, double Vx, double Vy, double Ax, double Ay,
-                           double r, double H) {
-    double t = 0;
-    for (int it = 0; it < 8; it++) {
-        double c[5];
-        dist_quartic(Dx, Dy, Vx, Vy, Ax, Ay, r, c);
-        double d = norm2(Dx, Dy), tau;
-        if (d - r <= TOUCH) {
-            double vn = (Dx * Vx + Dy * Vy) / d;  /* separation speed */
-            if (vn < -V_MIN || (vn <= 0 && c[2] < -r * A_MIN)) return t;
-            int k = 1;  /* |d|^2 - r^2 = tau^k q(tau), q(0) > 0 or q(0) = 0 and rising */
-            if (!(c[1] > 0)) {
-                k = 2;
-                if (!(c[2] > 0)) k = 3;
-            }
-            double q[4] = {0, 0, 0, 0};
-            for (int j = 0; j + k <= 4; j++) q[j] = c[j + k];
-            tau = poly_entry(q, 4 - k, H - t);
-        } else {
-            tau = poly_entry(c, 4, H - t);
-        }
-        if (tau == INF) return INF;
-        t += tau;
-        Dx += (Vx + Ax * tau) * tau;
-        Dy += (Vy + Ay * tau) * tau;
-        Vx += 2 * Ax * tau;
-        Vy += 2 * Ay * tau;
-        double d2 = norm2(Dx, Dy);
-        double vn = (Dx * Vx + Dy * Vy) / d2;
-        double c2 = Vx * Vx + Vy * Vy + 2 * (Ax * Dx + Ay * Dy);
-        if (vn < -V_MIN || c2 < -r * A_MIN) return t;  /* an impact, or pressed together */
-        if (!(tau > 0) && d2 - r <= TOUCH) return INF;  /* (closing at third order only) */
-    }
-    return INF;
-}
-
-/* When the ball first touches circle C (centre distance C->r) while approaching it;
- * fall = 1: when its centre first lies inside (no approach needed). */
-static double circle_hit(const Circle *C, double x, double y, double vx, double vy, double ax,
-                         double ay, double H, int fall) {
-    double Dx = x - C->cx, Dy = y - C->cy;
-    double reach = norm2(vx, vy) * H + 0.5 * norm2(ax, ay) * H * H;
-    double dist = norm2(Dx, Dy);
-    if (dist - C->r > reach) return INF;
-    if (!fall) return contact_time(Dx, Dy, vx, vy, 0.5 * ax, 0.5 * ay, C->r, H);
-    double c[5];
-    dist_quartic(Dx, Dy, vx, vy, 0.5 * ax, 0.5 * ay, C->r, c);
-    if (c[0] <= 0) return 0.0;
-    return poly_entry(c, 4, H);
-}
-
-static void find_static(const Sim *S, int i, double tnow, Cand *out) {
-    const Ball *b = &S->b[i];
-    const Table *tb = S->tb;
-    const double R = tb->ph.R;
-    out->t = INF;
-    out->kind = SK_NONE;
-    out->obj = -1;
-    if (!moving(b)) return;
-    double H = b->t_end - tnow;
-    if (!(H > 0)) return;
-    double x, y, vx, vy;
-    pos_at(b, tnow, &x, &y);
-    vel_at(b, tnow, &vx, &vy);
-    const double ax = b->ax, ay = b->ay;
-    double best = H;
-    int kind = SK_NONE, obj = -1;
-    for (int k = 0; k < N_CUSHIONS; k++) {
-        double tau = line_hit(&tb->cushion[k], R, x, y, vx, vy, ax, ay, best);
-        if (tau < best) { best = tau; kind = SK_CUSHION; obj = k; }
-    }
-    double x0, x1, y0, y1;
-    span(x, vx, ax, best, &x0, &x1);
-    span(y, vy, ay, best, &y0, &y1);
-    for (int p = 0; p < N_POCKETS; p++) {
-        const Pocket *P = &tb->pocket[p];
-        if (x1 < P->x0 || x0 > P->x1 || y1 < P->y0 || y0 > P->y1) continue;
-        for (int f = 0; f < 2; f++) {
-            double tau = line_hit(&P->facing[f], R, x, y, vx, vy, ax, ay, best);
-            if (tau < best) { best = tau; kind = SK_FACING; obj = 2 * p + f; }
-        }
-        for (int k = 0; k < 2; k++) {
-            double tau = circle_hit(&P->knuckle[k], x, y, vx, vy, ax, ay, best, 0);
-            if (tau < best) { best = tau; kind = SK_KNUCKLE; obj = 2 * p + k; }
-        }
-        double tau = circle_hit(&P->fall, x, y, vx, vy, ax, ay, best, 1);
-        if (tau < best) { best = tau; kind = SK_FALL; obj = p; }
-    }
-    if (kind != SK_NONE) {
-        out->t = tnow + best;
-        out->kind = kind;
-        out->obj = obj;
-    }
-}
-
-static double baulk_time(const Sim *S, int i, double tnow) {
-    const Ball *b = &S->b[i];
-    if (!moving(b)) return INF;
-    double H = fmin(b->t_end, S->stat[i].t) - tnow;
-    if (!(H >= 0)) return INF;
-    double y, vy, x, vx;
-    pos_at(b, tnow, &x, &y);
-    vel_at(b, tnow, &vx, &vy);
-    double sd = b->side;
-    double tau = quad_entry(sd * (y - S->tb->baulk_y), sd * vy, sd * 0.5 * b->ay, H);
-    if (tau == INF || (tau == 0 && b->t_side == tnow)) return INF;  /* no double crossing */
-    return tnow + tau;
-}
-
-static double pair_time(const Sim *S, int i, int j, double tnow) {
-    const Ball *a = &S->b[i], *b = &S->b[j];
-    if (a->state == ST_POCKETED || b->state == ST_POCKETED) return INF;
-    int ma = moving(a), mb = moving(b);
-    if (!ma && !mb) return INF;
-    double H = INF;
-    if (ma) H = fmin(H, fmin(a->t_end, S->stat[i].t));
-    if (mb) H = fmin(H, fmin(b->t_end, S->stat[j].t));
-    H -= tnow;
-    if (!(H > 0)) return INF;
-    double xa, ya, vxa, vya, xb, yb, vxb, vyb;
-    pos_at(a, tnow, &xa, &ya);
-    vel_at(a, tnow, &vxa, &vya);
-    pos_at(b, tnow, &xb, &yb);
-    vel_at(b, tnow, &vxb, &vyb);
-    double Dx = xb - xa, Dy = yb - ya, Vx = vxb - vxa, Vy = vyb - vya;
-    double Ax = 0.5 * (b->ax - a->ax), Ay = 0.5 * (b->ay - a->ay);
-    double r = 2 * S->tb->ph.R;
-    double reach = norm2(Vx, Vy) * H + norm2(Ax, Ay) * H * H;
-    if (norm2(Dx, Dy) - r > reach) return INF;
-    double tau = contact_time(Dx, Dy, Vx, Vy, Ax, Ay, r, H);
-    return tau == INF ? INF : tnow + tau;
-}
-
-/* ------------------------------------------------------------------ output */
-
-static void push_event(Sim *S, double t, int kind, int a, int b, int cushion, int pocket,
-                       int dir) {
-    double e[7] = {t, kind, a, b, cushion, pocket, dir};
-    if (buf_push(S->ev, e, 7)) S->oom = 1;
-}
-
-/* Close ball i's current piece of trajectory at t1 (skipped when empty or unwanted). */
-static void push_segment(Sim *S, int i, double t1) {
-    const Ball *b = &S->b[i];
-    if (!S->seg || !(t1 > b->t0)) return;
-    double s[15] = {i, b->t0, t1, b->x, b->y, b->vx, b->vy, b->ax, b->ay,
-                    b->wx, b->wy, b->wz, b->awx, b->awy, b->awz};
-    if (buf_push(S->seg, s, 15)) S->oom = 1;
-}
-
-/* ------------------------------------------------------------------ collisions */
-
-/* The relative motion of two touching balls along n (from A to B): separation speed vs and
- * c2 = |dv|^2 + (a_B - a_A).(2R n), the curvature of their squared distance. */
-static void pair_motion(const Ball *A, const Ball *B, double R, double nx, double ny,
-                        double *vs, double *c2) {
-    double dvx = B->vx - A->vx, dvy = B->vy - A->vy;
-    *vs = dvx * nx + dvy * ny;
-    *c2 = dvx * dvx + dvy * dvy + 2 * R * ((B->ax - A->ax) * nx + (B->ay - A->ay) * ny);
-}
-
-/* Ball-ball impulse at time t: equal masses, restitution e_b on the normal impulse,
- * friction at the contact (Alciatore's fit) up to stopping the slip, which gives throw.
- *
- * A ball pushing another (pressed together by cloth friction) would bounce ever more
- * often with ever smaller speeds. When the rebound would part them by less than D_SETTLE
- * before they meet again, the contact is resolved as a sustained push instead: a plastic
- * normal impulse between the balls together with friction impulses at both cloth contacts
- * that stop each ball's slip along n (the three impulses in closed form: the energy
- * projection onto "same normal velocity, no normal slip", so energy only decreases). If
- * rolling resistance alone still presses them, both roll on together at their mean
- * velocity. */
-static void resolve_pair(Sim *S, int i, int j, double t) {
-    const Phys *P = &S->tb->ph;
-    Ball *A = &S->b[i], *B = &S->b[j];
-    const double R = P->R, m = P->m;
-    double x1, y1, vx1, vy1, w1[3], x2, y2, vx2, vy2, w2[3];
-    pos_at(A, t, &x1, &y1);
-    vel_at(A, t, &vx1, &vy1);
-    spin_at(A, t, w1);
-    pos_at(B, t, &x2, &y2);
-    vel_at(B, t, &vx2, &vy2);
-    spin_at(B, t, w2);
-    double dx = x2 - x1, dy = y2 - y1, d = norm2(dx, dy);
-    double nx = dx / d, ny = dy / d;
-    double vn = (vx1 - vx2) * nx + (vy1 - vy2) * ny;  /* approach speed */
-    double Jn = vn > 0 ? 0.5 * m * (1 + P->e_b) * vn : 0;
-    /* slip of A's surface against B's at the contact: (v1 - v2) + R (w1 + w2) x n */
-    double s0 = w1[0] + w2[0], s1 = w1[1] + w2[1], s2 = w1[2] + w2[2];
-    double sx = (vx1 - vx2) - R * s2 * ny;
-    double sy = (vy1 - vy2) + R * s2 * nx;
-    double sz = R * (s0 * ny - s1 * nx);
-    double sn = sx * nx + sy * ny;
-    sx -= sn * nx;
-    sy -= sn * ny;
-    double s = sqrt(sx * sx + sy * sy + sz * sz);
-    double px = -Jn * nx, py = -Jn * ny, pz = 0;  /* impulse on A; B gets the opposite */
-    if (s > 0 && Jn > 0) {
-        double mu = P->mu_b_a + P->mu_b_b * exp(-P->mu_b_c * s);
-        double Jt = fmin(mu * Jn, m * s / 7);
-        px -= Jt * sx / s;
-        py -= Jt * sy / s;
-        pz -= Jt * sz / s;
-    }
-    /* both balls: dw = R (n x P_A) / I */
-    double k = R / P->I;
-    double dwx = k * (ny * pz), dwy = k * (-nx * pz), dwz = k * (nx * py - ny * px);
-    push_segment(S, i, t);
-    push_segment(S, j, t);
-    set_state(A, P, t, x1, y1, vx1 + px / m, vy1 + py / m, w1[0] + dwx, w1[1] + dwy,
-              w1[2] + dwz);
-    set_state(B, P, t, x2, y2, vx2 - px / m, vy2 - py / m, w2[0] + dwx, w2[1] + dwy,
-              w2[2] + dwz);
-    double vs, c2;
-    pair_motion(A, B, R, nx, ny, &vs, &c2);
-    if (!(c2 < 0 && R * vs * vs < -c2 * D_SETTLE)) return;
-
-    /* a sustained push: normal speeds and normal slips (u.n, u = v + R z x w) */
-    double v1n = vx1 * nx + vy1 * ny, v2n = vx2 * nx + vy2 * ny;
-    double u1n = v1n + R * (-w1[1] * nx + w1[0] * ny);
-    double u2n = v2n + R * (-w2[1] * nx + w2[0] * ny);
-    double kn = fmax(0.0, 0.7 * (v1n - v2n) - 0.2 * (u1n - u2n));  /* push, per unit mass */
-    double j1 = 2.0 / 7.0 * (kn - u1n), j2 = -2.0 / 7.0 * (kn + u2n);  /* cloth impulses */
-    double dv1 = j1 - kn, dv2 = j2 + kn;
-    /* a cloth impulse j along n turns w by -(5 j / 2R) z x n = -(5 j / 2R)(-ny, nx) */
-    double q1 = 2.5 * j1 / R, q2 = 2.5 * j2 / R;
-    set_state(A, P, t, x1, y1, vx1 + dv1 * nx, vy1 + dv1 * ny, w1[0] + q1 * ny,
-              w1[1] - q1 * nx, w1[2]);
-    set_state(B, P, t, x2, y2, vx2 + dv2 * nx, vy2 + dv2 * ny, w2[0] + q2 * ny,
-              w2[1] - q2 * nx, w2[2]);
-    pair_motion(A, B, R, nx, ny, &vs, &c2);
-    if (!(c2 < -2 * R * A_MIN)) return;
-    /* still pressed by rolling resistance: both stop slipping and roll on together */
-    double ax_ = A->vx - 2.0 / 7.0 * (A->vx - R * A->wy), ay_ = A->vy - 2.0 / 7.0 * (A->vy + R * A->wx);
-    double bx_ = B->vx - 2.0 / 7.0 * (B->vx - R * B->wy), by_ = B->vy - 2.0 / 7.0 * (B->vy + R * B->wx);
-    double cx = 0.5 * (ax_ + bx_), cy = 0.5 * (ay_ + by_);
-    set_state(A, P, t, x1, y1, cx, cy, -cy / R, cx / R, A->wz);
-    set_state(B, P, t, x2, y2, cx, cy, -cy / R, cx / R, B->wz);
-}
-
-/* Han (2005) cushion impulse for a ball touching a cushion whose direction from the ball
- * centre is (Nx, Ny) (unit, horizontal). */
-static void resolve_cushion(Sim *S, int i, double t, double Nx, double Ny) {
-    const Phys *P = &S->tb->ph;
-    Ball *b = &S->b[i];
-    const double R = P->R, m = P->m, I = P->I, st = P->sin_t, ct = P->cos_t;
-    double x, y, vx, vy, w[3];
-    pos_at(b, t, &x, &y);
-    vel_at(b, t, &vx, &vy);
-    spin_at(b, t, w);
-    /* cushion frame: X towards the cushion, Y = z x X along it, Z up */
-    const double Tx = -Ny, Ty = Nx;
-    double u = vx * Nx + vy * Ny, v = vx * Tx + vy * Ty;
-    double ox = w[0] * Nx + w[1] * Ny, oy = w[0] * Tx + w[1] * Ty, oz = w[2];
-    /* contact I at R (cos t, 0, sin t); normal approach speed there is u cos t */
-    double c = u * ct;
-    double Pn = c > 0 ? (1 + P->e_c) * m * c : 0;
-    /* slip at I in the tangent plane, along t1 = (-sin t, 0, cos t) and Y */
-    double s1 = -u * st - R * oy;
-    double s2 = v + R * (oz * ct - ox * st);
-    double s = norm2(s1, s2);
-    double p1 = 0, p2 = 0;
-    if (s > 0 && Pn > 0) {
-        double Pt = fmin(P->f_c * Pn, 2 * m * s / 7);  /* sliding, or sticking if less */
-        p1 = -Pt * s1 / s;
-        p2 = -Pt * s2 / s;
-    }
-    /* total impulse on the ball: -Pn (cos t, 0, sin t) + p1 (-sin t, 0, cos t) + p2 Y */
-    double PX = -Pn * ct - p1 * st, PY = p2, PZ = -Pn * st + p1 * ct;
-    u += PX / m;
-    v += PY / m;  /* the vertical part PZ / m is absorbed by the table */
-    if (u > 0) u = 0;  /* (only for e_c near 0) the cushion never lets the ball on */
-    ox += R * (-st * PY) / I;
-    oy += R * (st * PX - ct * PZ) / I;
-    oz += R * (ct * PY) / I;
-    /* A slow rebound against friction pushing the ball back into the cushion would make
-     * endless tiny bounces: settle it against the cushion instead (no normal velocity, no
-     * normal slip). This only removes energy. */
-    double ux = u - R * oy, uy = v + R * ox, us = norm2(ux, uy);
-    if (us > EPS_U) {
-        double toward = -P->slide_dec * ux / us;  /* acceleration towards the cushion */
-        if (toward > 0 && u <= 0 && u * u < 2 * toward * D_SETTLE) {
-            u = 0;
-            oy = 0;
-        }
-    }
-    push_segment(S, i, t);
-    set_state(b, P, t, x, y, u * Nx + v * Tx, u * Ny + v * Ty, ox * Nx + oy * Tx,
-              ox * Ny + oy * Ty, oz);
-}
-
-/* ------------------------------------------------------------------ the loop */
-
-static void refresh_ball(Sim *S, int i, double t) {
-    find_static(S, i, t, &S->stat[i]);
-    S->baulk[i] = baulk_time(S, i, t);
-}
-
-static void refresh_pairs(Sim *S, int i, double t) {
-    const int n = S->n;
-    for (int j = 0; j < n; j++) {
-        if (j == i) continue;
-        int a = i < j ? i : j, b = i < j ? j : i;
-        S->pair[a * n + b] = pair_time(S, a, b, t);
-    }
-}
-
-/* A ball squeezed between contacts that recur at one instant (between a ball and a cushion,
- * with next to no speed: each contact hands a sliver of speed to the other) would make
- * events forever: after SAME_MAX events at the same instant, a ball in one of them that is
- * slower than V_SQUEEZE stops where it is (keeping its vertical spin). */
-static void stop_squeezed(Sim *S, int i, double t) {
-    Ball *b = &S->b[i];
-    if (!moving(b) || norm2(b->vx, b->vy) >= V_SQUEEZE) return;
-    double x, y, w[3];
-    pos_at(b, t, &x, &y);
-    spin_at(b, t, w);
-    push_segment(S, i, t);
-    set_state(b, &S->tb->ph, t, x, y, 0, 0, 0, 0, w[2]);
-}
-
-/* Runs one shot; returns 0, or 1 when max_events was exceeded, -1 on memory error. */
-static int run_shot(Sim *S, const double *pos, int cue, const double *launch,
-                    double *duration) {
-    const Table *tb = S->tb;
-    const Phys *P = &tb->ph;
-    const int n = S->n;
-    for (int i = 0; i < n; i++) {
-        Ball *b = &S->b[i];
-        set_state(b, P, 0, pos[2 * i], pos[2 * i + 1], 0, 0, 0, 0, 0);
-        b->side = pos[2 * i + 1] > tb->baulk_y ? 1 : -1;
-        b->t_side = -1;
-    }
-    set_state(&S->b[cue], P, 0, pos[2 * cue], pos[2 * cue + 1], launch[0], launch[1],
-              launch[2], launch[3], launch[4]);
-    for (int i = 0; i < n; i++) refresh_ball(S, i, 0);
-    for (int i = 0; i < n; i++)
-        for (int j = i + 1; j < n; j++) S->pair[i * n + j] = pair_time(S, i, j, 0);
-    double tlast = 0;
-    long count = 0, same = 0;
-    S->oom = 0;
-    for (;;) {
-        double best = INF;
-        int cls = -1, bi = -1, bj = -1;
-        for (int i = 0; i < n; i++) {
-            const Ball *b = &S->b[i];
-            if (b->t_end < best) { best = b->t_end; cls = C_TRANS; bi = i; }
-            if (S->stat[i].t < best) { best = S->stat[i].t; cls = C_STATIC; bi = i; }
-            if (S->baulk[i] < best) { best = S->baulk[i]; cls = C_BAULK; bi = i; }
-            for (int j = i + 1; j < n; j++)
-                if (S->pair[i * n + j] < best) {
-                    best = S->pair[i * n + j]; cls = C_PAIR; bi = i; bj = j;
-                }
-        }
-        if (best == INF) break;
-        if (++count > P->max_events) return 1;
-        const double t = best;
-        same = t == tlast ? same + 1 : 0;
-        tlast = t;
-        if (cls == C_TRANS) {
-            Ball *b = &S->b[bi];
-            double x, y, vx, vy, w[3];
-            pos_at(b, t, &x, &y);
-            vel_at(b, t, &vx, &vy);
-            spin_at(b, t, w);
-            int before = b->state;
-            push_segment(S, bi, t);
-            if (before == ST_SLIDING)
-                set_state(b, P, t, x, y, vx, vy, -vy / P->R, vx / P->R, w[2]);
-            else
-                set_state(b, P, t, x, y, 0, 0, 0, 0, before == ST_ROLLING ? w[2] : 0);
-            int kind;
-            if (b->state == ST_ROLLING) kind = EV_SLIDE_ROLL;
-            else if (b->state == ST_SPINNING) kind = EV_ROLL_SPIN;
-            else kind = before == ST_SPINNING ? EV_SPIN_STOP : EV_ROLL_STOP;
-            push_event(S, t, kind, bi, -1, -1, -1, 0);
-            refresh_ball(S, bi, t);
-            refresh_pairs(S, bi, t);
-        } else if (cls == C_STATIC) {
-            Cand c = S->stat[bi];
-            Ball *b = &S->b[bi];
-            double x, y;
-            pos_at(b, t, &x, &y);
-            if (c.kind == SK_CUSHION) {
-                const Line *L = &tb->cushion[c.obj];
-                resolve_cushion(S, bi, t, -L->nx, -L->ny);
-                push_event(S, t, EV_CUSHION, bi, -1, c.obj, -1, 0);
-            } else if (c.kind == SK_FACING) {
-                const Line *L = &tb->pocket[c.obj / 2].facing[c.obj % 2];
-                resolve_cushion(S, bi, t, -L->nx, -L->ny);
-                push_event(S, t, EV_CUSHION, bi, -1, -1, c.obj / 2, 0);
-            } else if (c.kind == SK_KNUCKLE) {
-                const Circle *C = &tb->pocket[c.obj / 2].knuckle[c.obj % 2];
-                double dx = C->cx - x, dy = C->cy - y, d = norm2(dx, dy);
-                resolve_cushion(S, bi, t, dx / d, dy / d);
-                push_event(S, t, EV_CUSHION, bi, -1, -1, c.obj / 2, 0);
-            } else {
-                push_segment(S, bi, t);
-                set_state(b, P, t, x, y, 0, 0, 0, 0, 0);
-                b->state = ST_POCKETED;
-                b->t_end = INF;
-                push_event(S, t, EV_POCKET, bi, -1, -1, c.obj, 0);
-            }
-            if (same > SAME_MAX) stop_squeezed(S, bi, t);
-            refresh_ball(S, bi, t);
-            refresh_pairs(S, bi, t);
-        } else if (cls == C_BAULK) {
-            Ball *b = &S->b[bi];
-            push_event(S, t, EV_BAULK, bi, -1, -1, -1, b->side > 0 ? 1 : 2);
-            b->side = -b->side;
-            b->t_side = t;
-            S->baulk[bi] = baulk_time(S, bi, t);
-        } else {
-            resolve_pair(S, bi, bj, t);
-            push_event(S, t, EV_BALL_BALL, bi, bj, -1, -1, 0);
-            if (same > SAME_MAX) {
-                stop_squeezed(S, bi, t);
-                stop_squeezed(S, bj, t);
-            }
-            refresh_ball(S, bi, t);
-            refresh_ball(S, bj, t);
-            refresh_pairs(S, bi, t);
-            refresh_pairs(S, bj, t);
-        }
-        if (S->oom) return -1;
-    }
-    /* A ball still spinning has no end (spin friction mu_sp = 0): the shot never ends, and
-     * its duration is reported as infinite rather than as the time of the last event. */
-    *duration = tlast;
-    for (int i = 0; i < n; i++)
-        if (S->b[i].state == ST_SPINNING) *duration = INF;
-    for (int i = 0; i < n; i++)
-        if (S->b[i].state != ST_POCKETED) push_segment(S, i, tlast);
-    return S->oom ? -1 : 0;
-}
-
-/* ------------------------------------------------------------------ input checks */
-
-static double seg_dist(const Line *L, double x, double y) {
-    double s = (x - L->px) * L->tx + (y - L->py) * L->ty;
-    s = fmax(0, fmin(L->len, s));
-    return norm2(x - (L->px + s * L->tx), y - (L->py + s * L->ty));
-}
-
-static int inside_outline(const Table *tb, double x, double y) {
-    int in = 0;
-    const int n = tb->n_outline;
-    for (int k = 0, j = n - 1; k < n; j = k++) {
-        double xk = tb->outline[2 * k], yk = tb->outline[2 * k + 1];
-        double xj = tb->outline[2 * j], yj = tb->outline[2 * j + 1];
-        if ((yk > y) != (yj > y) && x < (xj - xk) * (y - yk) / (yj - yk) + xk) in = !in;
-    }
-    return in;
-}
-
-/* 0 if a ball may rest at (x, y); else 1 off the table, 2 over pocket *idx, 3 against
- * cushion *idx, 4 against a jaw of pocket *idx. */
-static int check_point(const Table *tb, double x, double y, int *idx) {
-    const double R = tb->ph.R;
-    for (int p = 0; p < N_POCKETS; p++) {
-        const Circle *F = &tb->pocket[p].fall;
-        if (norm2(x - F->cx, y - F->cy) < F->r - EPS_POS) { *idx = p; return 2; }
-    }
-    if (!inside_outline(tb, x, y)) { *idx = -1; return 1; }
-    for (int k = 0; k < N_CUSHIONS; k++)
-        if (seg_dist(&tb->cushion[k], x, y) < R - EPS_POS) { *idx = k; return 3; }
-    for (int p = 0; p < N_POCKETS; p++) {
-        const Pocket *Q = &tb->pocket[p];
-        for (int f = 0; f < 2; f++) {
-            if (seg_dist(&Q->facing[f], x, y) < R - EPS_POS ||
-                norm2(x - Q->knuckle[f].cx, y - Q->knuckle[f].cy) < Q->knuckle[f].r - EPS_POS) {
-                *idx = p;
-                return 4;
-            }
-        }
-    }
-    return 0;
-}
+static PyObject *EMPTY;  /* () */
 
 /* ------------------------------------------------------------------ Python glue */
 
@@ -927,76 +25,74 @@ static inline PyObject *acyclic(PyObject *o) {
 }
 
 
-/* A frozen, slotted dataclass the engine fills directly: its class and the offsets of
- * its slots (found by name in the class's member table when the Context is made). */
+/* A result class and its fields (its __match_args__, the dataclass fields in order). */
 typedef struct {
-    PyTypeObject *type;
-    Py_ssize_t off[8];
+    PyObject *cls, *names;
     int n;
-} SlotClass;
+} Maker;
 
-typedef struct {
-    PyObject_HEAD
-    Table tb;
-    int has_builders;
-    SlotClass event, segment, result;
-    PyObject *kinds, *cushions, *pockets, *directions;  /* tuples of names / enum members */
-} ContextObject;
+/* Instances are made as the dataclass's generated __init__ makes them: object.__new__(cls),
+ * then object.__setattr__(self, field, value) for each field in order (the documented
+ * construction of onered.physics.types; valid as these classes have no __post_init__,
+ * which maker_init checks). This costs a tenth of calling the class's Python __init__.
+ * Values: n new references, stolen even on failure. */
+static PyObject *make(const Maker *mk, PyObject **values) {
+    PyObject *o = NULL;
+    int ok = 1;
+    for (int k = 0; k < mk->n; k++) ok = ok && values[k];
+    if (ok) o = PyBaseObject_Type.tp_new((PyTypeObject *)mk->cls, EMPTY, NULL);
+    for (int k = 0; o && k < mk->n; k++)
+        if (PyObject_GenericSetAttr(o, PyTuple_GET_ITEM(mk->names, k), values[k])) Py_CLEAR(o);
+    for (int k = 0; k < mk->n; k++) Py_XDECREF(values[k]);
+    return o;
+}
 
-static int slot_class_init(SlotClass *sc, PyObject *cls, const char *const *names, int n) {
+static int maker_init(Maker *mk, PyObject *cls, int n) {
     if (!PyType_Check(cls)) {
         PyErr_SetString(PyExc_TypeError, "builders: expected a class");
         return -1;
     }
-    PyTypeObject *tp = (PyTypeObject *)cls;
-    if (tp->tp_itemsize != 0 || !tp->tp_members || tp->tp_alloc == NULL) {
-        PyErr_Format(PyExc_TypeError, "builders: %s is not a slotted class", tp->tp_name);
+    if (PyObject_HasAttrString(cls, "__post_init__")) {
+        PyErr_Format(PyExc_TypeError, "builders: %s has a __post_init__",
+                     ((PyTypeObject *)cls)->tp_name);
         return -1;
     }
-    for (int k = 0; k < n; k++) {
-        sc->off[k] = -1;
-        for (PyMemberDef *m = tp->tp_members; m->name; m++)
-            if (strcmp(m->name, names[k]) == 0 && m->type == T_OBJECT_EX &&
-                !(m->flags & READONLY) && m->offset > 0 &&
-                m->offset + (Py_ssize_t)sizeof(PyObject *) <= tp->tp_basicsize)
-                sc->off[k] = m->offset;
-        if (sc->off[k] < 0) {
-            PyErr_Format(PyExc_TypeError, "builders: %s has no slot %s", tp->tp_name, names[k]);
-            return -1;
-        }
+    PyObject *names = PyObject_GetAttrString(cls, "__match_args__");
+    if (!names) return -1;
+    if (!PyTuple_Check(names) || PyTuple_GET_SIZE(names) != n) {
+        Py_DECREF(names);
+        PyErr_Format(PyExc_TypeError, "builders: %s does not have %d fields",
+                     ((PyTypeObject *)cls)->tp_name, n);
+        return -1;
     }
     Py_INCREF(cls);
-    sc->type = tp;
-    sc->n = n;
+    mk->cls = cls;
+    mk->names = names;
+    mk->n = n;
     return 0;
 }
 
-/* A new instance with its slots set to values (references stolen, even on failure). */
-static PyObject *slot_new(const SlotClass *sc, PyObject **values) {
-    for (int k = 0; k < sc->n; k++)
-        if (!values[k]) {
-            for (int q = 0; q < sc->n; q++) Py_XDECREF(values[q]);
-            return NULL;
-        }
-    PyObject *o = sc->type->tp_alloc(sc->type, 0);
-    if (!o) {
-        for (int k = 0; k < sc->n; k++) Py_DECREF(values[k]);
-        return NULL;
-    }
-    for (int k = 0; k < sc->n; k++) *(PyObject **)((char *)o + sc->off[k]) = values[k];
-    return o;
+static void maker_clear(Maker *mk) {
+    Py_CLEAR(mk->cls);
+    Py_CLEAR(mk->names);
 }
 
+typedef struct {
+    PyObject_HEAD
+    Table tb;
+    int ready;
+    Maker event, segment, result;  /* the result classes */
+    PyObject *kinds, *cushions, *pockets, *directions;  /* tuples of names / enum members */
+} ContextObject;
+
 static void Context_dealloc(ContextObject *self) {
-    if (self->has_builders) {
-        Py_XDECREF((PyObject *)self->event.type);
-        Py_XDECREF((PyObject *)self->segment.type);
-        Py_XDECREF((PyObject *)self->result.type);
-        Py_XDECREF(self->kinds);
-        Py_XDECREF(self->cushions);
-        Py_XDECREF(self->pockets);
-        Py_XDECREF(self->directions);
-    }
+    maker_clear(&self->event);
+    maker_clear(&self->segment);
+    maker_clear(&self->result);
+    Py_XDECREF(self->kinds);
+    Py_XDECREF(self->cushions);
+    Py_XDECREF(self->pockets);
+    Py_XDECREF(self->directions);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -1021,26 +117,13 @@ static int read_doubles(PyObject *seq, double *out, Py_ssize_t n, const char *wh
     return 0;
 }
 
-static Line make_line(const double *g) {
-    Line L;
-    L.px = g[0];
-    L.py = g[1];
-    L.tx = g[2];
-    L.ty = g[3];
-    L.nx = g[4];
-    L.ny = g[5];
-    L.len = g[6];
-    return L;
-}
-
-#define N_PHYS 14
-#define N_GEO_FIXED (1 + 7 * N_CUSHIONS + 23 * N_POCKETS + 1)
+/* The Params fields the kernel reads, by name, in kernel_set_phys's order. */
+static const char *const PHYS_NAMES[] = {"R", "m", "g", "mu_s", "mu_r", "mu_sp", "e_b", "e_c",
+                                         "f_c", "cushion_height", "mu_b_a", "mu_b_b",
+                                         "mu_b_c"};
+#define N_PHYS 13
 
 static int set_builders(ContextObject *self, PyObject *b) {
-    static const char *const ev_names[] = {"t", "kind", "balls", "cushion", "pocket",
-                                           "direction"};
-    static const char *const seg_names[] = {"t0", "t1", "p0", "v0", "a", "w0", "dw"};
-    static const char *const res_names[] = {"events", "rest", "duration", "paths"};
     PyObject *ev, *seg, *res, *kinds, *cushions, *pockets, *dirs;
     if (!PyArg_ParseTuple(b, "OOOO!O!O!O!:builders", &ev, &seg, &res, &PyTuple_Type, &kinds,
                           &PyTuple_Type, &cushions, &PyTuple_Type, &pockets, &PyTuple_Type,
@@ -1051,106 +134,65 @@ static int set_builders(ContextObject *self, PyObject *b) {
         PyErr_SetString(PyExc_ValueError, "builders: wrong table sizes");
         return -1;
     }
-    if (slot_class_init(&self->event, ev, ev_names, 6)) return -1;
-    if (slot_class_init(&self->segment, seg, seg_names, 7)) {
-        Py_DECREF(ev);
+    if (maker_init(&self->event, ev, 6) || maker_init(&self->segment, seg, 7) ||
+        maker_init(&self->result, res, 4))
         return -1;
-    }
-    if (slot_class_init(&self->result, res, res_names, 4)) {
-        Py_DECREF(ev);
-        Py_DECREF(seg);
-        return -1;
-    }
-    Py_INCREF(kinds);
-    Py_INCREF(cushions);
-    Py_INCREF(pockets);
-    Py_INCREF(dirs);
+    PyObject *items[4] = {kinds, cushions, pockets, dirs};
+    for (int k = 0; k < 4; k++) Py_INCREF(items[k]);
     self->kinds = kinds;
     self->cushions = cushions;
     self->pockets = pockets;
     self->directions = dirs;
-    self->has_builders = 1;
     return 0;
 }
 
 static int Context_init(ContextObject *self, PyObject *args, PyObject *kwds) {
-    static char *kwlist[] = {"phys", "geometry", "builders", NULL};
-    PyObject *phys_o, *geo_o, *builders = Py_None;
-    if (self->has_builders) {
+    static char *kwlist[] = {"params", "geometry", "builders", "max_events", NULL};
+    PyObject *params, *geo_o, *builders;
+    long max_events;
+    if (self->ready) {
         PyErr_SetString(PyExc_RuntimeError, "Context is already initialised");
         return -1;
     }
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO|O", kwlist, &phys_o, &geo_o, &builders))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOO!l", kwlist, &params, &geo_o,
+                                     &PyTuple_Type, &builders, &max_events))
         return -1;
-    if (builders != Py_None && set_builders(self, builders)) return -1;
     double ph[N_PHYS];
-    if (read_doubles(phys_o, ph, N_PHYS, "phys")) return -1;
-    Phys *P = &self->tb.ph;
-    P->R = ph[0]; P->m = ph[1]; P->g = ph[2]; P->mu_s = ph[3]; P->mu_r = ph[4];
-    P->mu_sp = ph[5]; P->e_b = ph[6]; P->e_c = ph[7]; P->f_c = ph[8]; P->h = ph[9];
-    P->mu_b_a = ph[10]; P->mu_b_b = ph[11]; P->mu_b_c = ph[12];
-    P->max_events = (long)ph[13];
-    P->I = 0.4 * P->m * P->R * P->R;
-    P->slide_dec = P->mu_s * P->g;
-    P->roll_dec = P->mu_r * P->g;
-    P->spin_dec = 5 * P->mu_sp * P->g / (2 * P->R);
-    P->ang_slide = 5 * P->mu_s * P->g / (2 * P->R);
-    P->sin_t = (P->h - P->R) / P->R;
-    P->cos_t = sqrt(1 - P->sin_t * P->sin_t);
-
+    for (int k = 0; k < N_PHYS; k++) {
+        PyObject *v = PyObject_GetAttrString(params, PHYS_NAMES[k]);
+        if (!v) return -1;
+        ph[k] = PyFloat_AsDouble(v);
+        Py_DECREF(v);
+        if (ph[k] == -1.0 && PyErr_Occurred()) return -1;
+    }
+    kernel_set_phys(&self->tb.ph, ph[0], ph[1], ph[2], ph[3], ph[4], ph[5], ph[6], ph[7], ph[8],
+                    ph[9], ph[10], ph[11], ph[12], max_events);
     PyObject *fast = PySequence_Fast(geo_o, "geometry");
     if (!fast) return -1;
     Py_ssize_t ng = PySequence_Fast_GET_SIZE(fast);
     Py_DECREF(fast);
-    if (ng < N_GEO_FIXED) {
-        PyErr_SetString(PyExc_ValueError, "geometry: too short");
-        return -1;
-    }
-    double *g = (double *)malloc((size_t)ng * sizeof(double));
+    double *g = (double *)malloc((size_t)(ng ? ng : 1) * sizeof(double));
     if (!g) { PyErr_NoMemory(); return -1; }
     if (read_doubles(geo_o, g, ng, "geometry")) { free(g); return -1; }
-    Table *tb = &self->tb;
-    const double R = P->R;
-    int k = 0;
-    tb->baulk_y = g[k++];
-    for (int c = 0; c < N_CUSHIONS; c++, k += 7) tb->cushion[c] = make_line(g + k);
-    for (int p = 0; p < N_POCKETS; p++) {
-        Pocket *Q = &tb->pocket[p];
-        Q->fall.cx = g[k]; Q->fall.cy = g[k + 1]; Q->fall.r = g[k + 2];
-        k += 3;
-        for (int f = 0; f < 2; f++, k += 7) Q->facing[f] = make_line(g + k);
-        for (int f = 0; f < 2; f++, k += 3) {
-            Q->knuckle[f].cx = g[k];
-            Q->knuckle[f].cy = g[k + 1];
-            Q->rho[f] = g[k + 2];
-            Q->knuckle[f].r = g[k + 2] + R;
-        }
-        double x0 = Q->fall.cx - Q->fall.r, x1 = Q->fall.cx + Q->fall.r;
-        double y0 = Q->fall.cy - Q->fall.r, y1 = Q->fall.cy + Q->fall.r;
-        for (int f = 0; f < 2; f++) {
-            const Line *L = &Q->facing[f];
-            double ex = L->px + L->len * L->tx, ey = L->py + L->len * L->ty;
-            x0 = fmin(x0, fmin(L->px, ex) - R); x1 = fmax(x1, fmax(L->px, ex) + R);
-            y0 = fmin(y0, fmin(L->py, ey) - R); y1 = fmax(y1, fmax(L->py, ey) + R);
-            const Circle *C = &Q->knuckle[f];
-            x0 = fmin(x0, C->cx - C->r); x1 = fmax(x1, C->cx + C->r);
-            y0 = fmin(y0, C->cy - C->r); y1 = fmax(y1, C->cy + C->r);
-        }
-        Q->x0 = x0 - 1e-9; Q->x1 = x1 + 1e-9; Q->y0 = y0 - 1e-9; Q->y1 = y1 + 1e-9;
-    }
-    int no = (int)g[k++];
-    if (no < 3 || no > MAX_OUTLINE || k + 2 * no != ng) {
-        free(g);
-        PyErr_SetString(PyExc_ValueError, "geometry: bad outline");
+    int bad = kernel_set_geometry(&self->tb, g, ng);
+    free(g);
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "geometry: does not fit the layout in kernel.h");
         return -1;
     }
-    tb->n_outline = no;
-    memcpy(tb->outline, g + k, (size_t)(2 * no) * sizeof(double));
-    free(g);
+    if (set_builders(self, builders)) return -1;
+    self->ready = 1;
     return 0;
 }
 
+static int check_ready(const ContextObject *self) {
+    if (self->ready) return 0;
+    PyErr_SetString(PyExc_RuntimeError, "Context is not initialised");
+    return -1;
+}
+
 static PyObject *Context_validate(ContextObject *self, PyObject *arg) {
+    if (check_ready(self)) return NULL;
     PyObject *fast = PySequence_Fast(arg, "positions");
     if (!fast) return NULL;
     Py_ssize_t m = PySequence_Fast_GET_SIZE(fast);
@@ -1162,21 +204,11 @@ static PyObject *Context_validate(ContextObject *self, PyObject *arg) {
     double *p = (double *)malloc((size_t)(m ? m : 1) * sizeof(double));
     if (!p) return PyErr_NoMemory();
     if (read_doubles(arg, p, m, "positions")) { free(p); return NULL; }
-    const Py_ssize_t n = m / 2;
-    const double R2 = 2 * self->tb.ph.R;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        int idx = -1;
-        int code = check_point(&self->tb, p[2 * i], p[2 * i + 1], &idx);
-        if (code) { free(p); return Py_BuildValue("(inn)", code, i, (Py_ssize_t)idx); }
-    }
-    for (Py_ssize_t i = 0; i < n; i++)
-        for (Py_ssize_t j = i + 1; j < n; j++)
-            if (norm2(p[2 * i] - p[2 * j], p[2 * i + 1] - p[2 * j + 1]) < R2 - EPS_POS) {
-                free(p);
-                return Py_BuildValue("(inn)", 5, i, j);
-            }
+    Py_ssize_t i = -1, j = -1;
+    int code = kernel_check_positions(&self->tb, p, m / 2, &i, &j);
     free(p);
-    Py_RETURN_NONE;
+    if (code == PLACE_OK) Py_RETURN_NONE;
+    return Py_BuildValue("(inn)", code, i, j);
 }
 
 static PyObject *pair_of(double a, double b);
@@ -1328,7 +360,7 @@ static int run_all(ContextObject *self, PyObject *pos_o, int cue, PyObject *lau_
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t k = 0; k < nshots; k++) {
         double duration = 0;
-        int status = run_shot(&S, pos, cue, lau + 5 * k, &duration);
+        int status = kernel_run_shot(&S, pos, cue, lau + 5 * k, &duration);
         if (status < 0) { failed = 1; break; }
         R->meta[4 * k] = status;
         R->meta[4 * k + 1] = duration;
@@ -1361,7 +393,7 @@ static PyObject *Context_simulate(ContextObject *self, PyObject *args, PyObject 
                                      &want_paths))
         return NULL;
     Runs R;
-    if (run_all(self, pos_o, cue, lau_o, want_paths, &R)) return NULL;
+    if (check_ready(self) || run_all(self, pos_o, cue, lau_o, want_paths, &R)) return NULL;
     PyObject *out = PyList_New(R.nshots);
     Py_ssize_t e0 = 0, s0 = 0;
     for (Py_ssize_t k = 0; out && k < R.nshots; k++) {
@@ -1406,7 +438,7 @@ static inline PyObject *new_ref(PyObject *o) {
     return o;
 }
 
-/* One ShotResult built straight into its slots. names: ball ids in engine order; order:
+/* One ShotResult, made as the result classes' __init__ would (see make). names: ball ids in engine order; order:
  * engine indices in the caller's order; rank: each engine index's place in that order. */
 static PyObject *build_object(const ContextObject *self, double duration, int n,
                               const Ball *balls, const double *ev, Py_ssize_t nev,
@@ -1442,7 +474,7 @@ static PyObject *build_object(const ContextObject *self, double duration, int n,
                                new_ref(cushion),
                                new_ref(pocket),
                                new_ref(PyTuple_GET_ITEM(self->directions, (int)q[6]))};
-        PyObject *event = acyclic(slot_new(&self->event, values));  /* immutable */
+        PyObject *event = acyclic(make(&self->event, values));  /* immutable */
         if (!event) goto done;
         PyTuple_SET_ITEM(events, e, event);
     }
@@ -1470,7 +502,7 @@ static PyObject *build_object(const ContextObject *self, double duration, int n,
                                    pair_of(q[3], q[4]),      pair_of(q[5], q[6]),
                                    pair_of(q[7], q[8]),      triple_of(q[9], q[10], q[11]),
                                    triple_of(q[12], q[13], q[14])};
-            PyObject *piece = acyclic(slot_new(&self->segment, values));
+            PyObject *piece = acyclic(make(&self->segment, values));
             if (!piece) goto done;
             PyTuple_SET_ITEM(pieces[i], count[i]++, piece);
         }
@@ -1481,7 +513,7 @@ static PyObject *build_object(const ContextObject *self, double duration, int n,
     }
     PyObject *values[4] = {events, rest, PyFloat_FromDouble(duration), paths};
     events = rest = paths = NULL;  /* stolen */
-    out = slot_new(&self->result, values);
+    out = make(&self->result, values);
 done:
     Py_XDECREF(events);
     Py_XDECREF(rest);
@@ -1500,12 +532,8 @@ static PyObject *Context_results(ContextObject *self, PyObject *args, PyObject *
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "OiOpO!O", kwlist, &pos_o, &cue, &lau_o,
                                      &want_paths, &PyTuple_Type, &names, &order_o))
         return NULL;
-    if (!self->has_builders) {
-        PyErr_SetString(PyExc_RuntimeError, "results: this Context has no builders");
-        return NULL;
-    }
     Runs R;
-    if (run_all(self, pos_o, cue, lau_o, want_paths, &R)) return NULL;
+    if (check_ready(self) || run_all(self, pos_o, cue, lau_o, want_paths, &R)) return NULL;
     const int n = R.n;
     PyObject *out = NULL;
     int *order = (int *)malloc((size_t)n * sizeof(int)), *rank = (int *)malloc((size_t)n * sizeof(int));
@@ -1597,7 +625,7 @@ static PyObject *engine_first_entry(PyObject *mod, PyObject *args) {
     }
     double c[5] = {0, 0, 0, 0, 0};
     if (read_doubles(co, c, n, "coefficients")) return NULL;
-    return PyFloat_FromDouble(n <= 3 ? quad_entry(c[0], c[1], c[2], H) : poly_entry(c, 4, H));
+    return PyFloat_FromDouble(kernel_first_entry(c, (int)n - 1, H));
 }
 
 static PyMethodDef engine_methods[] = {
@@ -1616,8 +644,18 @@ static struct PyModuleDef engine_module = {
 
 PyMODINIT_FUNC PyInit__engine(void) {
     if (PyType_Ready(&ContextType) < 0) return NULL;
+    if (!EMPTY && !(EMPTY = PyTuple_New(0))) return NULL;
     PyObject *mod = PyModule_Create(&engine_module);
     if (!mod) return NULL;
+    static const char *const place_names[] = {"PLACE_OK", "PLACE_OFF_TABLE", "PLACE_OVER_POCKET",
+                                              "PLACE_CUSHION", "PLACE_JAW", "PLACE_BALL"};
+    static const int place_codes[] = {PLACE_OK, PLACE_OFF_TABLE, PLACE_OVER_POCKET,
+                                      PLACE_CUSHION, PLACE_JAW, PLACE_BALL};
+    for (int k = 0; k < 6; k++)
+        if (PyModule_AddIntConstant(mod, place_names[k], place_codes[k]) < 0) {
+            Py_DECREF(mod);
+            return NULL;
+        }
     Py_INCREF(&ContextType);
     if (PyModule_AddObject(mod, "Context", (PyObject *)&ContextType) < 0) {
         Py_DECREF(&ContextType);

@@ -3,6 +3,7 @@
 from collections.abc import Sequence
 from typing import TypeAlias
 
+from onered.physics.params import Params
 from onered.physics.types import ShotResult
 
 #: (t, kind, a, b, cushion, pocket, direction), integer-coded as in engine.CompactShot
@@ -23,11 +24,17 @@ class Context:
 
     def __init__(
         self,
-        phys: Sequence[float],
+        params: Params,
         geometry: Sequence[float],
-        builders: tuple[object, ...] | None = None,
-    ) -> None: ...
-    def validate(self, positions: Sequence[float]) -> tuple[int, int, int] | None: ...
+        builders: tuple[object, ...],
+        max_events: int,
+    ) -> None:
+        """``params``: read by field name; ``geometry``: the flat layout of
+        ``engine._geometry_numbers``; ``builders``: the result classes (called to build
+        results) and the name tables of ``engine._BUILDERS``."""
+    def validate(self, positions: Sequence[float]) -> tuple[int, int, int] | None:
+        """None, or (code, ball, other): a ``PLACE_*`` code (``engine.Placement``), the
+        first ball that may not stand there and the pocket, cushion or ball in the way."""
     def simulate(
         self, positions: Sequence[float], cue: int, launches: Sequence[float], paths: bool
     ) -> list[RawShot]: ...
@@ -40,6 +47,13 @@ class Context:
         names: tuple[str, ...],
         order: Sequence[int],
     ) -> list[ShotResult | None]: ...
+
+PLACE_OK: int
+PLACE_OFF_TABLE: int
+PLACE_OVER_POCKET: int
+PLACE_CUSHION: int
+PLACE_JAW: int
+PLACE_BALL: int
 
 def first_entry(coefficients: Sequence[float], horizon: float) -> float:
     """The first t in [0, horizon] where c0 + c1 t + ... enters <= 0 from above (0 if it is

@@ -45,7 +45,9 @@ Model (the C code in ``_engine.c`` implements exactly this):
 - **Squeezes**: a ball caught between a ball and a cushion with next to no speed hands a
   sliver of speed back and forth at one instant; after 64 events at the same instant, a
   ball in such a contact slower than 1e-6 m/s stops where it is (keeping its vertical
-  spin). Energy only decreases.
+  spin); after 256, it stops whatever its speed (two balls rolling on together jammed
+  against a jaw: about one shot in a million of the stress benchmark). Energy only
+  decreases.
 - **Degenerate cases**: balls rolling side by side give a quartic with vanishing leading
   terms, which the root isolation handles as a lower degree; a crossing of the baulk line
   is reported once even when the ball rolls along it.
@@ -88,6 +90,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import IntEnum
 from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -141,20 +144,38 @@ class CompactBatch:
     shots: tuple[CompactShot, ...]
 
 
+class Placement(IntEnum):
+    """Why a ball may not stand where it is: the codes of ``Context.validate``, mirroring
+    the C kernel's ``PLACE_*`` enum (``kernel.h``; the extension exports them as
+    ``_engine.PLACE_*``, and a test checks they agree)."""
+
+    OK = 0
+    OFF_TABLE = 1
+    OVER_POCKET = 2
+    CUSHION = 3
+    JAW = 4
+    BALL = 5
+
+
 @lru_cache(maxsize=16)
 def _context(params: Params, table: TableSpec) -> Context:
-    """The C engine's view of parameters and table (built once per pair)."""
+    """The C engine's view of parameters and table (built once per pair): the C side reads
+    the :class:`Params` fields by name, the geometry in the flat layout of
+    :func:`_geometry_numbers`."""
     table.check_ball_radius(params.R)
     if not params.mu_sp > 0:
         raise PhysicsInputError(
             f"params.mu_sp must be positive (spin would never stop), got {params.mu_sp!r}"
         )
+    return Context(params, _geometry_numbers(table), _BUILDERS, MAX_EVENTS)
+
+
+def _geometry_numbers(table: TableSpec) -> tuple[float, ...]:
+    """The table in the flat layout the C kernel reads (documented at
+    ``kernel_set_geometry`` in ``kernel.h``): baulk line; each cushion's line; each
+    pocket's fall circle, facing lines and knuckles; the outline polygon. A line is its
+    start, unit tangent, unit normal and length."""
     geo = table.geometry()
-    phys = (
-        params.R, params.m, params.g, params.mu_s, params.mu_r, params.mu_sp, params.e_b,
-        params.e_c, params.f_c, params.cushion_height, params.mu_b_a, params.mu_b_b,
-        params.mu_b_c, float(MAX_EVENTS),
-    )  # fmt: skip
     flat: list[float] = [geo.baulk_y]
     for line in geo.cushions:
         flat += _line(line)
@@ -167,14 +188,12 @@ def _context(params: Params, table: TableSpec) -> Context:
     flat.append(float(len(geo.outline)))
     for point in geo.outline:
         flat += point
-    try:
-        return Context(phys, tuple(flat), _BUILDERS)
-    except TypeError:  # result classes the C code cannot fill: build them in Python
-        return Context(phys, tuple(flat))
+    return tuple(flat)
 
 
-#: What the C engine needs to build results itself: the result classes, then the names it
-#: indexes (event kinds; cushions with "jaw" and None; pockets with None; directions).
+#: What the C engine needs to build results: the result classes (it calls them), then the
+#: names it indexes (event kinds; cushions with "jaw" and None; pockets with None;
+#: directions).
 _BUILDERS = (
     Event,
     Segment,
@@ -250,13 +269,13 @@ def _check_placement(ctx: Context, ids: tuple[str, ...], flat: Sequence[float]) 
     code, i, j = problem
     name = ids[i]
     where = f"balls[{name!r}] at ({flat[2 * i]:.6g}, {flat[2 * i + 1]:.6g})"
-    if code == 1:
+    if code == Placement.OFF_TABLE:
         raise PhysicsInputError(f"{where} is off the table")
-    if code == 2:
+    if code == Placement.OVER_POCKET:
         raise PhysicsInputError(f"{where} is over the {_table.POCKET_NAMES[j]} pocket")
-    if code == 3:
+    if code == Placement.CUSHION:
         raise PhysicsInputError(f"{where} overlaps the {_table.CUSHION_NAMES[j]} cushion")
-    if code == 4:
+    if code == Placement.JAW:
         raise PhysicsInputError(f"{where} overlaps a jaw of the {_table.POCKET_NAMES[j]} pocket")
     raise PhysicsInputError(f"{where} overlaps balls[{ids[j]!r}]")
 
@@ -324,51 +343,6 @@ def _check_status(raw: RawShot, what: str) -> None:
         raise PhysicsError(f"{what}: the shot did not end within {MAX_EVENTS} events")
 
 
-_CUSHION_OR_JAW = (*_table.CUSHION_NAMES, "jaw")  # index -1 is "jaw"
-_POCKETS_OR_NONE = (*_table.POCKET_NAMES, None)  # index -1 is None
-
-
-def _result(
-    raw: RawShot, ids: tuple[str, ...], order: Sequence[str], with_paths: bool
-) -> ShotResult:
-    """Build the public result from the engine's raw tuples; the two balls of a ball-ball
-    event are listed in the caller's order (``order``)."""
-    _, duration, rest, raw_events, raw_paths = raw
-    kinds = EVENT_KINDS
-    cushion_kind = EventKind.CUSHION
-    rank = {ball: i for i, ball in enumerate(order)}
-    events = []
-    for t, kind, a, b, cushion, pocket, direction in raw_events:
-        k = kinds[kind]
-        if b < 0:
-            agents: tuple[str, ...] = (ids[a],)
-        elif rank[ids[a]] < rank[ids[b]]:
-            agents = (ids[a], ids[b])
-        else:
-            agents = (ids[b], ids[a])
-        events.append(
-            Event(
-                t,
-                k,
-                agents,
-                _CUSHION_OR_JAW[cushion] if k is cushion_kind else None,
-                _POCKETS_OR_NONE[pocket],
-                DIRECTIONS[direction],
-            )
-        )
-    index = {ball: i for i, ball in enumerate(ids)}
-    rest_map = {ball: rest[index[ball]] for ball in order}
-    paths: dict[str, tuple[Segment, ...]] = {}
-    if with_paths and raw_paths is not None:
-        for ball in order:
-            paths[ball] = tuple(
-                Segment(s[0], s[1], (s[2], s[3]), (s[4], s[5]), (s[6], s[7]),
-                        (s[8], s[9], s[10]), (s[11], s[12], s[13]))
-                for s in raw_paths[index[ball]]
-            )  # fmt: skip
-    return ShotResult(tuple(events), rest_map, duration, paths)
-
-
 def _run(
     ctx: Context,
     ids: tuple[str, ...],
@@ -378,14 +352,8 @@ def _run(
     order: list[str],
     paths: bool,
 ) -> list[ShotResult]:
-    """Run shots and build full results: in C when the Context can, else in Python."""
-    try:
-        built = ctx.results(flat, cue, numbers, paths, ids, [ids.index(b) for b in order])
-    except RuntimeError:  # no builders
-        raws = ctx.simulate(flat, cue, numbers, paths)
-        for k, raw in enumerate(raws):
-            _check_status(raw, f"launches[{k}]")
-        return [_result(raw, ids, order, paths) for raw in raws]
+    """Run shots and build full results (in C, which calls the result classes)."""
+    built = ctx.results(flat, cue, numbers, paths, ids, [ids.index(b) for b in order])
     out = []
     for k, result in enumerate(built):
         if result is None:

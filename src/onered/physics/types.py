@@ -1,6 +1,12 @@
 """The physics engine's boundary values: what goes in (a launch, parameters) and what comes
 out (an event log, rest positions, trajectories). Ball identities are plain strings; the
 physics knows nothing of the rules of any game.
+
+The C engine builds :class:`Event`, :class:`Segment` and :class:`ShotResult` as their
+generated ``__init__`` does: ``object.__new__(cls)``, then ``object.__setattr__`` for each
+field in the order of ``__match_args__``. That is their documented construction for fast
+builders; it stays valid only while these classes have no ``__post_init__`` (the engine
+refuses a class that has one).
 """
 
 from __future__ import annotations
