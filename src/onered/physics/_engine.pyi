@@ -1,4 +1,4 @@
-"""Type stub of the C event loop (``_engine.c``)."""
+"""Type stub of the C extension (``_engine.c``, the glue over the kernel ``kernel.c``)."""
 
 from collections.abc import Sequence
 from typing import TypeAlias

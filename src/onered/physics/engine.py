@@ -1,6 +1,6 @@
 """The event-based table simulation: validated entry points over the C event loop.
 
-Model (the C code in ``_engine.c`` implements exactly this):
+Model (the C kernel, ``kernel.c``, implements exactly this; ``_engine.c`` is its CPython glue):
 
 - **Motion between events** is in closed form (Leckie & Greenspan 2005). A ball with slip
   ``u = v + R z x w`` at the cloth slides: ``a = -mu_s g u^``,
