@@ -28,21 +28,25 @@ static inline PyObject *acyclic(PyObject *o) {
 /* A result class and its fields (its __match_args__, the dataclass fields in order). */
 typedef struct {
     PyObject *cls, *names;
+    PyObject *slots[8];  /* the fields' slot descriptors (what object.__setattr__ finds) */
     int n;
 } Maker;
 
 /* Instances are made as the dataclass's generated __init__ makes them: object.__new__(cls),
- * then object.__setattr__(self, field, value) for each field in order (the documented
- * construction of onered.physics.types; valid as these classes have no __post_init__,
- * which maker_init checks). This costs a tenth of calling the class's Python __init__.
+ * then object.__setattr__(self, field, value) for each field in order -- that is, the
+ * __set__ of each field's slot descriptor, looked up once (the documented construction of
+ * onered.physics.types; valid as these classes have no __post_init__, which maker_init
+ * checks). This costs a tenth of calling the class's Python __init__.
  * Values: n new references, stolen even on failure. */
 static PyObject *make(const Maker *mk, PyObject **values) {
     PyObject *o = NULL;
     int ok = 1;
     for (int k = 0; k < mk->n; k++) ok = ok && values[k];
     if (ok) o = PyBaseObject_Type.tp_new((PyTypeObject *)mk->cls, EMPTY, NULL);
-    for (int k = 0; o && k < mk->n; k++)
-        if (PyObject_GenericSetAttr(o, PyTuple_GET_ITEM(mk->names, k), values[k])) Py_CLEAR(o);
+    for (int k = 0; o && k < mk->n; k++) {
+        PyObject *slot = mk->slots[k];
+        if (Py_TYPE(slot)->tp_descr_set(slot, o, values[k])) Py_CLEAR(o);
+    }
     for (int k = 0; k < mk->n; k++) Py_XDECREF(values[k]);
     return o;
 }
@@ -59,11 +63,25 @@ static int maker_init(Maker *mk, PyObject *cls, int n) {
     }
     PyObject *names = PyObject_GetAttrString(cls, "__match_args__");
     if (!names) return -1;
-    if (!PyTuple_Check(names) || PyTuple_GET_SIZE(names) != n) {
+    if (!PyTuple_Check(names) || PyTuple_GET_SIZE(names) != n || n > 8) {
         Py_DECREF(names);
         PyErr_Format(PyExc_TypeError, "builders: %s does not have %d fields",
                      ((PyTypeObject *)cls)->tp_name, n);
         return -1;
+    }
+    for (int k = 0; k < n; k++) {
+        PyObject *slot = PyObject_GetAttr(cls, PyTuple_GET_ITEM(names, k));
+        if (slot && !Py_TYPE(slot)->tp_descr_set) {
+            Py_CLEAR(slot);
+            PyErr_Format(PyExc_TypeError, "builders: %s is not a slotted class",
+                         ((PyTypeObject *)cls)->tp_name);
+        }
+        if (!slot) {
+            for (int q = 0; q < k; q++) Py_CLEAR(mk->slots[q]);
+            Py_DECREF(names);
+            return -1;
+        }
+        mk->slots[k] = slot;
     }
     Py_INCREF(cls);
     mk->cls = cls;
@@ -73,6 +91,8 @@ static int maker_init(Maker *mk, PyObject *cls, int n) {
 }
 
 static void maker_clear(Maker *mk) {
+    for (int k = 0; k < mk->n; k++) Py_CLEAR(mk->slots[k]);
+    mk->n = 0;
     Py_CLEAR(mk->cls);
     Py_CLEAR(mk->names);
 }
