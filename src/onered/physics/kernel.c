@@ -53,7 +53,7 @@ static const double EPS_POS = 1e-6;   /* tolerance of input positions (as the re
 static const double TOUCH = 1e-11;    /* gaps (m) below this are contact: rounding is ~1e-15 */
 static const long SAME_MAX = 64;      /* events at one instant before squeezed balls stop */
 static const double V_SQUEEZE = 1e-6; /* speed (m/s) under which a squeezed ball stops */
-static const long JAM_MAX = 256;      /* events at one instant before jammed balls stop */
+static const long JAM_MAX = 4096;     /* events at one instant before jammed balls stop */
 static const double DEEP = 1e-5;      /* behind a line by more than this: not against it */
 
 /* ------------------------------------------------------------------ buffers */
@@ -670,7 +670,8 @@ static void refresh_pairs(Sim *S, int i, double t) {
  * with next to no speed: each contact hands a sliver of speed to the other) would make
  * events forever: after SAME_MAX events at the same instant, a ball in one of them that is
  * slower than V_SQUEEZE stops where it is (keeping its vertical spin); after JAM_MAX, it
- * stops whatever its speed (two balls rolling together jammed against a jaw). */
+ * stops whatever its speed (two balls rolling together jammed against a jaw never settle;
+ * chains that do settle take at most a few thousand events). */
 static void stop_squeezed(Sim *S, int i, double t, long same) {
     Ball *b = &S->b[i];
     if (!moving(b) || (same <= JAM_MAX && norm2(b->vx, b->vy) >= V_SQUEEZE)) return;
