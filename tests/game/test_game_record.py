@@ -7,13 +7,15 @@ import json
 from collections.abc import Iterator
 
 import pytest
-from game_support import quick_ai
+from game_support import quick_ai, real_game_at
 
 from onered.game import Game, PhysicsSimulator, StrokeRecord
 from onered.game.record import RecordError, iter_lines, read_record
 from onered.game.replay import check_referee, replay
 from onered.players import GameSettings, play_game
 from onered.protocol.referee import run as referee_run
+from onered.rules import Ball
+from onered.table import on_surface
 
 NAMES = ("Ivanov", "Petrov")
 
@@ -153,3 +155,45 @@ def test_a_record_from_another_engine_is_named_as_such(played: tuple[Game, list[
     assert report.simulation.line == 1
     assert "another version of the physics engine" in report.simulation.what
     assert report.referee is None  # the referee's verdicts do not depend on the engine
+
+
+#: Positions the table left at rest in long AI games, each with a ball hanging over a
+#: pocket's jaws (beyond the cushion lines, short of the fall). Before there was one
+#: definition of "on the table", resuming from them failed: "the white at (1.7518, 3.5161)
+#: is off the table", and a played game stopped there for good.
+JAW_POSITIONS = [
+    {  # the white in the top-right pocket's jaws (stroke 24 of a 150-stroke amateur game)
+        Ball.WHITE: (1.751823146824025, 3.51605541988996),
+        Ball.YELLOW: (1.425181134242751, 0.23121922749944235),
+        Ball.RED: (1.6921557528214444, 3.5342900677351845),
+    },
+    {  # the red in the top-left pocket's jaws
+        Ball.WHITE: (0.06094053665342433, 2.104278944115284),
+        Ball.YELLOW: (0.9117352782979968, 3.3592178862672126),
+        Ball.RED: (0.017433873109414355, 3.5373384143184334),
+    },
+    {  # the white in the bottom-left pocket's jaws
+        Ball.WHITE: (0.020946637027962074, 0.03416415745026629),
+        Ball.YELLOW: (0.33810497437915216, 1.4224288965721223),
+        Ball.RED: (0.39677910397054916, 0.15538468664818433),
+    },
+]
+
+
+@pytest.mark.parametrize("balls", JAW_POSITIONS)
+@pytest.mark.parametrize("to_play", [0, 1])
+def test_a_game_resumes_and_plays_on_from_a_ball_resting_in_a_pockets_jaws(
+    balls: dict[Ball, tuple[float, float]], to_play: int
+) -> None:
+    assert any(not on_surface(p) for p in balls.values())  # the old rectangle refused it
+    game = real_game_at(balls, to_play=to_play)
+    assert game.balls == balls
+    players = {NAMES[0]: quick_ai(1), NAMES[1]: quick_ai(2)}
+    for _ in range(4):
+        if game.over:
+            break
+        player = players[game.to_play]
+        if game.state.choice_pending:
+            game.choose(player.choose(game.option_positions()))
+        entry = game.play(player.decide(game.position))
+        assert entry.verdict.stroke >= 11  # the game advanced from the resumed stroke 10

@@ -71,3 +71,13 @@ def test_calls_come_from_the_referees_texts() -> None:
 
 def test_no_label_is_left_unused() -> None:
     assert sorted(set(i18n.UI) - used_keys()) == []
+
+
+def test_every_error_code_the_server_sends_has_a_text_in_both_languages() -> None:
+    app = (STATIC.parent / "app.py").read_text(encoding="utf-8")
+    codes = set(re.findall(r'ApiError\(\s*\d+,[^()]*?(?:\([^()]*\)[^()]*?)*, "(\w+)"\)', app))
+    codes |= {"network"}  # the page's own: no answer at all
+    assert {"ai_failed", "server", "stale", "over"} <= codes
+    for code in codes:
+        texts = i18n.UI[f"error.{code}"]
+        assert texts[Lang.RU] and texts[Lang.EN]

@@ -164,12 +164,22 @@ class PlayBody(_Body):
 
 
 class ApiError(Exception):
-    """An error answered as ``{"error": message}`` with an HTTP status."""
+    """An error answered as ``{"error": message}`` with an HTTP status; ``code`` (sent as
+    ``"code"`` when given) names the pages' catalogue entry ``error.<code>`` that says it in
+    the page's language (``onered.web.i18n``)."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, code: str | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.code = code
+
+    def body(self) -> dict[str, str]:
+        """The JSON answer."""
+        out = {"error": self.message}
+        if self.code is not None:
+            out["code"] = self.code
+        return out
 
 
 def _validation_message(exc: RequestValidationError) -> str:
@@ -246,7 +256,7 @@ class _Games:
         try:
             return row, rec.replay(lines)
         except rec.RecordError as exc:  # pragma: no cover - only judged lines are stored
-            raise ApiError(500, f"game {game_id!r} cannot be replayed: {exc}") from None
+            raise ApiError(500, f"game {game_id!r} cannot be replayed: {exc}", "broken") from None
 
     def view(self, row: GameRow, game: rec.Game, since: int) -> dict[str, Any]:
         since = max(0, min(since, len(game.entries)))
@@ -304,12 +314,14 @@ class _Games:
                 try:
                     game = rec.replay(lines)
                 except rec.RecordError as exc:  # pragma: no cover - stored lines are judged
-                    raise ApiError(500, f"game {game_id!r} cannot be replayed: {exc}") from None
+                    raise ApiError(
+                        500, f"game {game_id!r} cannot be replayed: {exc}", "broken"
+                    ) from None
                 texts = []
                 for obj in new_lines:
                     if game.over:
                         winner = game.players[game.state.winner or 0]
-                        raise ApiError(409, f"the game is over: {winner} has won")
+                        raise ApiError(409, f"the game is over: {winner} has won", "over")
                     try:
                         game = rec.extend(game, obj)
                     except (ProtocolError, RulesError) as exc:
@@ -326,7 +338,7 @@ class _Games:
         except KeyError:
             raise ApiError(404, f"game {game_id!r}: no such game") from None
         except ConflictError as exc:
-            raise ApiError(409, str(exc)) from None
+            raise ApiError(409, str(exc), "stale") from None
         return self.row(game_id), game, changed
 
     def changed_view(
@@ -403,7 +415,14 @@ def create_app(data_dir: Path | str) -> FastAPI:
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse({"error": exc.message}, status_code=exc.status)
+        return JSONResponse(exc.body(), status_code=exc.status)
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, exc: Exception) -> JSONResponse:
+        """A fault of the server's own answered as JSON the pages can show (and retry),
+        never as a bare page: the play page must not wait forever on it."""
+        message = f"internal error: {type(exc).__name__}: {exc}"
+        return JSONResponse(ApiError(500, message, "server").body(), status_code=500)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -627,7 +646,9 @@ def create_app(data_dir: Path | str) -> FastAPI:
         markable(game_id)
         _, game = games.replay(game_id)
         if game.over:
-            raise ApiError(409, f"the game is over: {game.players[game.state.winner or 0]} has won")
+            raise ApiError(
+                409, f"the game is over: {game.players[game.state.winner or 0]} has won", "over"
+            )
         tapped = marking.Mark(
             parts=frozenset(body.parts),
             fouls=frozenset(body.fouls),
@@ -706,7 +727,9 @@ def create_app(data_dir: Path | str) -> FastAPI:
 
     def _check_turn_is_human(game: rec.Game, row: GameRow) -> None:
         if game.over:
-            raise ApiError(409, f"the game is over: {game.players[game.state.winner or 0]} has won")
+            raise ApiError(
+                409, f"the game is over: {game.players[game.state.winner or 0]} has won", "over"
+            )
         name = game.players[game.state.to_play]
         entrant = play.entrants(game).get(name)
         if play.ai_strength(entrant) is not None:
@@ -719,11 +742,13 @@ def create_app(data_dir: Path | str) -> FastAPI:
         if row.mode is not Mode.PLAY:
             raise ApiError(409, "this game is marked, not played on the simulated table")
         if game.over:
-            raise ApiError(409, f"the game is over: {game.players[game.state.winner or 0]} has won")
+            raise ApiError(
+                409, f"the game is over: {game.players[game.state.winner or 0]} has won", "over"
+            )
         try:
             turn = play.ai_turn(game, _seed(game_id, len(game.entries)))
-        except play.PlayError as exc:
-            raise ApiError(409, str(exc)) from None
+        except ValueError as exc:  # PlayError, or a refusal of the table's (never expected)
+            raise ApiError(409, f"the computer cannot play: {exc}", "ai_failed") from None
         after = body.after if body.after is not None else len(game.entries)
         result = games.changed_view(game_id, after, [turn.line])
         result["shot"] = turn.shot

@@ -234,6 +234,31 @@ UI: dict[str, dict[Lang, str]] = {
     "play.verdict": _t("Решение рефери", "Referee's verdict"),
     "play.choose": _t("Ваш выбор после штрафа соперника", "Your choice after the opponent's foul"),
     "play.aim": _t("Направление", "Aim"),
+    "play.stopped": _t(
+        "{name} не смог сделать ход. Попробуйте ещё раз.",
+        "{name} could not play. Try again.",
+    ),
+    "play.retry": _t("Повторить", "Try again"),
+    # errors the server names by code (``{"error": ..., "code": ...}``), and the network's
+    "error.network": _t(
+        "Нет связи с сервером. Проверьте соединение и повторите.",
+        "The server cannot be reached. Check the connection and try again.",
+    ),
+    "error.server": _t(
+        "Ошибка на сервере. Повторите попытку.", "The server failed. Please try again."
+    ),
+    "error.stale": _t(
+        "Партия изменилась в другом окне: показано её текущее положение.",
+        "The game changed elsewhere: its current position is shown.",
+    ),
+    "error.over": _t("Партия уже окончена.", "The game is already over."),
+    "error.ai_failed": _t(
+        "Компьютер не смог сделать ход в этой позиции.",
+        "The computer could not play in this position.",
+    ),
+    "error.broken": _t(
+        "Запись партии не удаётся воспроизвести.", "The game's record cannot be replayed."
+    ),
 }
 
 

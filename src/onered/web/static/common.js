@@ -72,9 +72,11 @@ export async function setupPage(rerender) {
 // --- the API -----------------------------------------------------------------------------
 
 export class ApiError extends Error {
-  constructor(status, message) {
+  // status 0: no answer (the network); code: the catalogue entry "error.<code>", if any
+  constructor(status, message, code = null) {
     super(message);
     this.status = status;
+    this.code = code;
   }
 }
 
@@ -91,7 +93,12 @@ export async function api(method, path, body, token) {
     }
   }
   if (token) headers["X-Game-Token"] = token;
-  const response = await fetch(path, init);
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (e) {
+    throw new ApiError(0, String((e && e.message) || e), "network");
+  }
   let data = null;
   try {
     data = await response.json();
@@ -100,7 +107,8 @@ export async function api(method, path, body, token) {
   }
   if (!response.ok) {
     const message = (data && data.error) || `${response.status} ${response.statusText}`;
-    throw new ApiError(response.status, message);
+    const code = (data && data.code) || (response.status >= 500 ? "server" : null);
+    throw new ApiError(response.status, message, code);
   }
   return data;
 }
@@ -452,10 +460,26 @@ export function drawPosition(table, view) {
   }
 }
 
+/** The error in the page's language when the catalogue has its code ("error.<code>"),
+ * else the server's own message. */
+export function errorText(error) {
+  const code = error && error.code;
+  if (code && I.bundle && I.bundle.ui[`error.${code}`]) return t(`error.${code}`);
+  return String((error && error.message) || error);
+}
+
+/** Show an error (null: hide the box); the server's own message follows a translated one. */
 export function showError(box, error) {
   if (!box) return;
-  box.textContent = error ? String(error.message || error) : "";
+  box.replaceChildren();
   box.hidden = !error;
+  delete box.dataset.code;
+  if (!error) return;
+  const text = errorText(error);
+  box.append(text);
+  const detail = String(error.message || "");
+  if (detail && detail !== text) box.append(" ", el("span", { class: "detail", text: `(${detail})` }));
+  if (error.code) box.dataset.code = error.code;
 }
 
 export function fmtTime(seconds) {

@@ -27,6 +27,7 @@ let dragging = false;
 let animating = false;
 let busy = false;
 let lastShot = null;
+let stopped = false; // the computer's last turn failed: wait for "Try again"
 
 function entrant(name) {
   return (view.settings.entrants || {})[name] || "human";
@@ -94,6 +95,7 @@ function aimGeometry(c) {
     if (u[k] > 1e-9) wall = Math.min(wall, (hi - c[k]) / u[k]);
     else if (u[k] < -1e-9) wall = Math.min(wall, (lo - c[k]) / u[k]);
   }
+  wall = Math.max(0, wall); // a ball in a pocket's jaws lies beyond the cushion lines
   if (wall < best) {
     best = wall;
     hit = null;
@@ -249,6 +251,7 @@ function renderControls() {
   let hint = "";
   if (s.winner) status = t("common.winner", { name: s.winner });
   else if (animating) status = "";
+  else if (!mine && isAI(s.to_play) && stopped) status = t("play.stopped", { name: s.to_play });
   else if (!mine) status = isAI(s.to_play) ? t("play.thinking", { name: s.to_play }) : t("common.to_play", { name: s.to_play });
   else if (choicePending) status = t("common.chooses", { name: s.to_play });
   else {
@@ -256,6 +259,8 @@ function renderControls() {
     hint = s.from_d && !placed ? t("play.place") : t("play.aim_hint");
   }
   $("status").textContent = status;
+  $("retry").hidden = !(stopped && token && !s.winner && isAI(s.to_play));
+  $("retry").disabled = busy || animating;
   $("hint").textContent = hint;
   document.body.dataset.turn = s.winner ? "over" : mine ? "human" : isAI(s.to_play) ? "ai" : "other";
 }
@@ -353,9 +358,13 @@ async function send(path, body) {
   } catch (e) {
     showError(errorBox, e);
     if (e.status === 409) {
-      model.log.length = 0;
-      await model.load();
-      takeView(model.view);
+      try {
+        model.log.length = 0;
+        await model.load();
+        takeView(model.view);
+      } catch (again) {
+        showError(errorBox, again);
+      }
     }
     return false;
   } finally {
@@ -375,11 +384,25 @@ async function choose(option) {
   if (await send("choice", { option })) computerTurns();
 }
 
+// The computer plays while it is to play. A failed turn (the server's error, or none at
+// all) stops the loop with the error shown and a "Try again" button: never a page that
+// says "thinking" for ever.
 async function computerTurns() {
+  stopped = false;
   while (view && token && !view.state.winner && isAI(view.state.to_play)) {
     await new Promise((r) => setTimeout(r, 350));
-    if (!(await send("ai", {}))) break;
+    if (!(await send("ai", {}))) {
+      stopped = true;
+      break;
+    }
   }
+  render();
+}
+
+function retry() {
+  if (busy || animating) return;
+  showError(errorBox, null);
+  computerTurns();
 }
 
 // --- input -------------------------------------------------------------------------------
@@ -459,6 +482,7 @@ async function main() {
   $("elevation").addEventListener("input", render);
   $("strike").addEventListener("click", strike);
   $("move").addEventListener("click", () => { placing = true; placed = null; render(); });
+  $("retry").addEventListener("click", retry);
   const tip = $("tip");
   let tipDrag = false;
   tip.addEventListener("pointerdown", (e) => { tipDrag = true; tip.setPointerCapture(e.pointerId); setTip(e); });
