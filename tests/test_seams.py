@@ -235,7 +235,7 @@ def assert_rest_is_an_input(out: dict[str, Any]) -> dict[str, Point]:
 
 
 @settings(
-    max_examples=1500,
+    max_examples=1000,
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],

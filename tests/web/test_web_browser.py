@@ -280,3 +280,71 @@ def test_import_a_game_and_read_its_record(page: Page) -> None:
     page.open("/")
     page.page.wait_for_selector("#games tbody tr")
     page.screenshot("home")
+
+
+def new_game_against_the_computer(server: Server) -> tuple[str, str, str]:
+    """A played game in which the computer breaks: its id, secret and the computer's name."""
+    body = {
+        "mode": "play",
+        "players": ["Ann", "Bob"],
+        "target": 30,
+        "opponent": "ai",
+        "strength": "beginner",
+        "breaker": 1,
+    }
+    made = httpx.post(server.base + "/api/games", json=body).json()
+    return made["id"], made["token"], made["game"]["state"]["to_play"]
+
+
+def only_failed_loads(errors: list[str]) -> bool:
+    """The browser's own console lines for a request that failed (what the test caused)."""
+    return all("Failed to load resource" in e or "net::ERR_FAILED" in e for e in errors)
+
+
+@pytest.mark.parametrize(
+    ("locale", "failure", "said", "stopped"),
+    [
+        ("en-GB", "server", "The server failed. Please try again.", "could not play. Try again."),
+        ("ru-RU", "network", "Нет связи с сервером.", "не смог сделать ход"),
+    ],
+)
+def test_a_failed_computer_turn_is_shown_and_can_be_retried(
+    browser: Any, server: Server, locale: str, failure: str, said: str, stopped: str
+) -> None:
+    game, token, computer = new_game_against_the_computer(server)
+    page = Page(browser, server.base, locale=locale)
+    pg = page.page
+
+    def fail(route: Any) -> None:
+        if failure == "network":
+            route.abort()
+        else:
+            route.fulfill(
+                status=500,
+                content_type="application/json",
+                body='{"error": "internal error: RuntimeError: boom", "code": "server"}',
+            )
+
+    pg.route("**/api/games/*/ai", fail)
+    pg.goto(f"{server.base}/play/{game}#token={token}")
+    pg.wait_for_selector("body[data-ready]")
+    # The computer's turn fails: the page says so in its language, never "thinking" for ever.
+    pg.wait_for_selector("#retry:not([hidden])", timeout=30_000)
+    assert said in page.text("#error")
+    assert stopped in page.text("#status")
+    assert computer in page.text("#status")
+    assert page.version() == 1
+    if failure == "server":
+        assert "(internal error: RuntimeError: boom)" in page.text("#error")
+    assert only_failed_loads(page.errors), page.errors
+    page.errors.clear()
+    if failure == "network":
+        page.close()
+        return
+    # Once the server answers again, "Try again" lets the computer play on.
+    pg.unroute("**/api/games/*/ai")
+    pg.click("#retry")
+    pg.wait_for_selector('body:not([data-version="1"])[data-busy="false"]', timeout=120_000)
+    assert pg.locator("#retry").is_hidden()
+    assert pg.locator("#error").is_hidden()
+    page.close()

@@ -171,7 +171,7 @@ def play_long(api: Api, seed: int, requests: int, strength: str = "beginner") ->
 )
 @given(seed=st.integers(min_value=0, max_value=2**31 - 1))
 def test_long_games_against_the_computer_always_advance(api: Api, seed: int) -> None:
-    play_long(api, seed, requests=20)
+    play_long(api, seed, requests=16)
 
 
 @pytest.mark.slow
