@@ -80,4 +80,5 @@ def test_every_error_code_the_server_sends_has_a_text_in_both_languages() -> Non
     assert {"ai_failed", "server", "stale", "over"} <= codes
     for code in codes:
         texts = i18n.UI[f"error.{code}"]
-        assert texts[Lang.RU] and texts[Lang.EN]
+        assert texts[Lang.RU]
+        assert texts[Lang.EN]
