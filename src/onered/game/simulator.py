@@ -55,9 +55,9 @@ def fingerprint(params: Params, table: TableSpec) -> str:
     """A short hash of what the engine makes of a few canonical strokes on this table:
     records made by engines with different fingerprints cannot replay one another exactly
     (any change to the engine's arithmetic changes the last bits of a result)."""
-    from onered.physics import simulate, strike_to_launch
+    from onered.physics import ENGINE_VERSION, simulate, strike_to_launch
 
-    digest = hashlib.sha256()
+    digest = hashlib.sha256(f"engine {ENGINE_VERSION}".encode())
     for balls, strike in _PROBES:
         result = simulate(balls, "white", strike_to_launch(strike, params), params, table)
         for e in result.events:

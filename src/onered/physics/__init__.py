@@ -13,6 +13,7 @@ strokes from one position), :func:`simulate_compact` (the same, lean results),
 from onered.physics.cue import cue_speed, squirt_angle, strike_to_launch
 from onered.physics.engine import (
     DIRECTIONS,
+    ENGINE_VERSION,
     EVENT_KINDS,
     CompactBatch,
     CompactShot,
@@ -28,6 +29,7 @@ from onered.physics.types import Event, EventKind, Launch, Segment, ShotResult, 
 
 __all__ = [
     "DIRECTIONS",
+    "ENGINE_VERSION",
     "EVENT_KINDS",
     "CompactBatch",
     "CompactShot",

@@ -82,8 +82,9 @@ differ in their last bits, and slow approaches between 1e-12 and 1e-9 m/s (or pr
 between 1e-13 and 1e-9 m/s^2), which used to pass as grazes and let balls sink into each
 other or a cushion, are now contacts, so a few shots gain a tiny extra rebound (of 4,000
 varied strokes, 350 differ, 72 in their events). The canonical strokes of
-``onered.game.simulator.fingerprint`` happen not to meet these cases, so the fingerprint
-(a826542dea21223a) did not change with them.
+``onered.game.simulator.fingerprint`` happen not to meet these cases, so :data:`ENGINE_VERSION`
+went from 1 to 2 and is hashed into the fingerprint: records made by the older engine replay
+with a notice instead of a false claim of bit-exactness.
 
 Determinism: one code path, IEEE doubles in a fixed order; the same inputs give
 bit-identical outputs.
@@ -115,6 +116,8 @@ DIRECTIONS: tuple[str | None, ...] = (None, "in", "out")
 #: Largest launch speed accepted (m/s), and largest spin surface speed R|w| (m/s).
 MAX_SPEED = 10.0
 MAX_SPIN_SPEED = 25.0
+#: Bumped whenever the engine's results change for some input (part of the replay fingerprint).
+ENGINE_VERSION = 2
 #: A safety bound on events in one shot (physical shots have tens).
 MAX_EVENTS = 10_000
 
