@@ -244,6 +244,10 @@ UI: dict[str, dict[Lang, str]] = {
         "Нет связи с сервером. Проверьте соединение и повторите.",
         "The server cannot be reached. Check the connection and try again.",
     ),
+    "error.timeout": _t(
+        "Сервер не ответил вовремя. Повторите попытку.",
+        "The server did not answer in time. Please try again.",
+    ),
     "error.server": _t(
         "Ошибка на сервере. Повторите попытку.", "The server failed. Please try again."
     ),

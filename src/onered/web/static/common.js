@@ -71,6 +71,9 @@ export async function setupPage(rerender) {
 
 // --- the API -----------------------------------------------------------------------------
 
+/** Longest wait for an answer (the computer's stroke takes a few seconds at most). */
+export const API_TIMEOUT_MS = 120_000;
+
 export class ApiError extends Error {
   // status 0: no answer (the network); code: the catalogue entry "error.<code>", if any
   constructor(status, message, code = null) {
@@ -93,11 +96,18 @@ export async function api(method, path, body, token) {
     }
   }
   if (token) headers["X-Game-Token"] = token;
+  // No request waits for ever: a server that never answers is an error the page shows.
+  const abort = new AbortController();
+  init.signal = abort.signal;
+  const timer = setTimeout(() => abort.abort(), API_TIMEOUT_MS);
   let response;
   try {
     response = await fetch(path, init);
   } catch (e) {
-    throw new ApiError(0, String((e && e.message) || e), "network");
+    const code = abort.signal.aborted ? "timeout" : "network";
+    throw new ApiError(0, String((e && e.message) || e), code);
+  } finally {
+    clearTimeout(timer);
   }
   let data = null;
   try {
