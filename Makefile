@@ -26,7 +26,7 @@ test: $(BIN)/python
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -m "slow or not slow"  # everything, the slow long-game runs included
 
 bench: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
