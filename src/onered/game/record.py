@@ -52,7 +52,7 @@ from onered.game.model import (
 from onered.physics.types import Strike
 from onered.protocol.json_fields import ProtocolError, loads_object
 from onered.protocol.referee import verdict_json
-from onered.protocol.shot import event_json
+from onered.protocol.shot import events_json
 from onered.rules import Ball, Match, Option, ScoreKind, Verdict
 from onered.table import Point
 
@@ -168,7 +168,7 @@ def stroke_line(entry: StrokeRecord, players: tuple[str, str]) -> dict[str, Any]
             "expected": intent.expected,
         }
     result = entry.result
-    line["events"] = [event_json(e, f"events[{i}]") for i, e in enumerate(result.events)]
+    line["events"] = events_json(result.events)
     line["rest"] = {b: None if p is None else _pt(p) for b, p in result.rest.items()}
     line["duration"] = float(result.duration)
     line["verdict"] = verdict_json(entry.verdict, players)

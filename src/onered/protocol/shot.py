@@ -362,25 +362,9 @@ def _finite_point(p: Point, where: str) -> list[float]:
 _KIND_NAMES: dict[EventKind, str] = {kind: kind.value for kind in EventKind}
 
 
-def event_json(event: Event, where: str = "event") -> dict[str, Any]:
-    """One event as the shot protocol writes it: ``t``, ``type``, ``balls``, and
-    ``cushion``/``pocket``/``direction`` when the event has them."""
-    out: dict[str, Any] = {
-        "t": _finite(event.t, f"{where}.t"),
-        "type": _KIND_NAMES[event.kind],
-        "balls": list(event.balls),
-    }
-    if event.cushion is not None:
-        out["cushion"] = event.cushion
-    if event.pocket is not None:
-        out["pocket"] = event.pocket
-    if event.direction is not None:
-        out["direction"] = event.direction
-    return out
-
-
-def _events_json(events: tuple[Event, ...]) -> list[dict[str, Any]]:
-    """All events as :func:`event_json` writes them (inlined: this is the hot loop)."""
+def events_json(events: tuple[Event, ...]) -> list[dict[str, Any]]:
+    """Events as the shot protocol (and the game record) writes them: ``t``, ``type``,
+    ``balls``, and ``cushion``/``pocket``/``direction`` when the event has them."""
     isfinite = math.isfinite
     out = []
     for i, e in enumerate(events):
@@ -413,7 +397,7 @@ def shot_output_fast(result: ShotResult, cue_ball: str) -> dict[str, Any]:
     for ball, p in result.rest.items():
         rest[ball] = None if p is None else _finite_point(p, f"rest.{ball}")
     return {
-        "events": _events_json(result.events),
+        "events": events_json(result.events),
         "rest": rest,
         "duration": _finite(result.duration, "duration"),
         "outcome": outcome(result, cue_ball).to_json(),  # positions: the finite rest ones
