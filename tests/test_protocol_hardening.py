@@ -207,10 +207,19 @@ def test_generated_shot_lines_never_lose_a_line(lines: list[bytes]) -> None:
         (b'{"balls": {"white": [' + b"9" * 4301 + b", 1.0]}}", "a number too large for a double"),
         (b'{"balls": "\xff"}', "not UTF-8 text: byte 0xff at byte 12"),
         (b"[" * 100_000, "nested too deeply"),
+        (b"[" * 700, "not valid JSON: unexpected end of data"),
         (b'{"a": ' + b"[" * 900 + b"]" * 900 + b"}", "balls: required"),
         (b'{"balls": ' + b"[" * 900 + b"]" * 900 + b"}", "balls: expected an object, got an"),
     ],
-    ids=["309 digits", "4301 digits", "bad byte", "deep", "deep unknown field", "deep value"],
+    ids=[
+        "309 digits",
+        "4301 digits",
+        "bad byte",
+        "deep",
+        "deep unclosed",
+        "deep unknown field",
+        "deep value",
+    ],
 )
 def test_a_bad_line_in_a_batch_spoils_only_itself(bad: bytes, message: str) -> None:
     status, answers, err = run_batch([encode(SHOT), bad, encode(SHOT)])

@@ -49,6 +49,8 @@ def json_error(data: bytes | str, exc: orjson.JSONDecodeError) -> ProtocolError:
             return ProtocolError(f"not valid JSON: {token} is not a number JSON allows")
     if exc.msg.startswith("depth limit"):
         return ProtocolError("not valid JSON: nested too deeply (more than 1024 levels)")
+    if exc.msg.startswith("failed to allocate"):  # orjson's word for deep, unclosed nesting
+        return ProtocolError(f"not valid JSON: unexpected end of data at column {exc.colno}")
     if exc.msg.startswith("number is infinity"):
         return ProtocolError(
             f"not valid JSON: a number too large for a double at column {exc.colno}"
