@@ -38,8 +38,16 @@ from dataclasses import dataclass
 from onered import rules
 from onered.game.fouls import bad_from_hand_compact
 from onered.game.model import Position
-from onered.physics import CompactShot, Params, TableSpec, simulate_compact, strike_to_launch
-from onered.physics.types import Strike
+from onered.physics import (
+    DIRECTIONS,
+    EVENT_KINDS,
+    CompactShot,
+    Params,
+    TableSpec,
+    simulate_compact,
+    strike_to_launch,
+)
+from onered.physics.types import EventKind, Strike
 from onered.players.geometry import (
     CUSHIONS,
     angle_of,
@@ -64,8 +72,10 @@ WIN_VALUE = 100.0
 #: to do it in (2.13).
 BAULK_PENDING_SHARE = (0.5, 0.1)
 #: Event codes of the compact form (``onered.physics.EVENT_KINDS``, ``DIRECTIONS``).
-_BALL_BALL, _POCKET, _BAULK = 0, 2, 3
-_IN = 1
+_BALL_BALL = EVENT_KINDS.index(EventKind.BALL_BALL)
+_POCKET = EVENT_KINDS.index(EventKind.POCKET)
+_BAULK = EVENT_KINDS.index(EventKind.BAULK_LINE)
+_IN = DIRECTIONS.index("in")
 _SIMULTANEOUS = 1e-9
 #: Launch speeds (m/s) added to the scan while a baulk-line crossing is owed.
 _CROSSING_SPEEDS = (4.8, 6.0)
