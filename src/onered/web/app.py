@@ -182,6 +182,12 @@ class ApiError(Exception):
         return out
 
 
+def _game_over(game: rec.Game) -> ApiError:
+    """The answer to a stroke sent after the end of the game."""
+    winner = game.players[game.state.winner or 0]
+    return ApiError(409, f"the game is over: {winner} has won", "over")
+
+
 def _validation_message(exc: RequestValidationError) -> str:
     parts = []
     for err in exc.errors():
@@ -320,8 +326,7 @@ class _Games:
                 texts = []
                 for obj in new_lines:
                     if game.over:
-                        winner = game.players[game.state.winner or 0]
-                        raise ApiError(409, f"the game is over: {winner} has won", "over")
+                        raise _game_over(game)
                     try:
                         game = rec.extend(game, obj)
                     except (ProtocolError, RulesError) as exc:
@@ -646,9 +651,7 @@ def create_app(data_dir: Path | str) -> FastAPI:
         markable(game_id)
         _, game = games.replay(game_id)
         if game.over:
-            raise ApiError(
-                409, f"the game is over: {game.players[game.state.winner or 0]} has won", "over"
-            )
+            raise _game_over(game)
         tapped = marking.Mark(
             parts=frozenset(body.parts),
             fouls=frozenset(body.fouls),
@@ -727,9 +730,7 @@ def create_app(data_dir: Path | str) -> FastAPI:
 
     def _check_turn_is_human(game: rec.Game, row: GameRow) -> None:
         if game.over:
-            raise ApiError(
-                409, f"the game is over: {game.players[game.state.winner or 0]} has won", "over"
-            )
+            raise _game_over(game)
         name = game.players[game.state.to_play]
         entrant = play.entrants(game).get(name)
         if play.ai_strength(entrant) is not None:
@@ -742,9 +743,7 @@ def create_app(data_dir: Path | str) -> FastAPI:
         if row.mode is not Mode.PLAY:
             raise ApiError(409, "this game is marked, not played on the simulated table")
         if game.over:
-            raise ApiError(
-                409, f"the game is over: {game.players[game.state.winner or 0]} has won", "over"
-            )
+            raise _game_over(game)
         try:
             turn = play.ai_turn(game, _seed(game_id, len(game.entries)))
         except ValueError as exc:  # PlayError, or a refusal of the table's (never expected)
