@@ -187,7 +187,7 @@ class Searcher:
             for option, pos in options.items()
         }
 
-    def _opp_from_d(self, ctx: _Context) -> float:
+    def _opp_from_d(self) -> float:
         """The opponent's value of option (2) after a foul of ours: he plays from hand, the
         red on the billiards spot, our ball on the centre spot."""
         objects = [(Spot.BILLIARDS.point, True), (Spot.CENTRE.point, False)]
@@ -254,19 +254,28 @@ class Searcher:
             positions=positions,
         )
         state, verdict = rules.judge(ctx.state, stroke)
-        s = ctx.s
+        return self.stroke_value(ctx.s, state, verdict, opp_from_d), verdict
+
+    def stroke_value(
+        self, s: int, state: GameState, verdict: Verdict, opp_from_d: float | None = None
+    ) -> float:
+        """The value for player ``s`` of a stroke he played, judged ``verdict`` with the
+        referee's ``state`` after it: points plus his leave, or minus the opponent's.
+        ``opp_from_d`` is the opponent's value of option (2) after a foul (computed when
+        not given). Public for the coach (``onered.coach``), which judges strokes itself."""
         if state.winner is not None:
-            return ((verdict.points + WIN_VALUE) if state.winner == s else -WIN_VALUE), verdict
+            return (verdict.points + WIN_VALUE) if state.winner == s else -WIN_VALUE
         if verdict.foul is not None:
-            opp = max(self.leave_for(state, 1 - s, fresh=True), opp_from_d)
-            return -PENALTY - opp, verdict
+            if opp_from_d is None:
+                opp_from_d = self._opp_from_d()
+            return -PENALTY - max(self.leave_for(state, 1 - s, fresh=True), opp_from_d)
         if verdict.visit_over:
-            return -self.leave_for(state, 1 - s, fresh=True), verdict
+            return -self.leave_for(state, 1 - s, fresh=True)
         value = verdict.points + self.leave_for(state, s, fresh=False)
         if verdict.baulk_crossed:
             # the break may now go on past the hundred: worth what a successful stroke is
             value += self.strength.continuation
-        return value, verdict
+        return value
 
     def _run(
         self,
@@ -412,7 +421,7 @@ class Searcher:
         """The stroke to play from ``position``; random draws (the noise samples of the
         last stage) come from ``rng`` only."""
         ctx = _Context(position)
-        opp_from_d = self._opp_from_d(ctx)
+        opp_from_d = self._opp_from_d()
         places: list[Point | None] = list(self._placements(ctx)) if ctx.from_hand else [None]
         if not places:
             raise RuntimeError("no legal place in the D for the cue ball")
@@ -421,6 +430,20 @@ class Searcher:
             return Choice(places[0], Strike(1.0, 90.0), (), 0.0)
         finalists = self._refine(ctx, places, self._leaders(scanned), opp_from_d)
         return self._choose(ctx, places, finalists, opp_from_d, rng)
+
+    def shortlist(self, position: Position) -> list[Choice]:
+        """Stages 1 and 2 of :meth:`decide` without the last: every refined candidate
+        (fair strokes from hand first, then by smoothed value), for a caller that weighs
+        them itself (the coach, ``onered.coach``). No random draws."""
+        ctx = _Context(position)
+        opp_from_d = self._opp_from_d()
+        places: list[Point | None] = list(self._placements(ctx)) if ctx.from_hand else [None]
+        if not places:
+            raise RuntimeError("no legal place in the D for the cue ball")
+        scanned = self._run(ctx, places, self._scan(ctx, places), opp_from_d)
+        leaders = self._leaders(scanned)
+        refined = self._refine(ctx, places, leaders, opp_from_d, limit=len(leaders) * 5)
+        return [Choice(places[c.place], c.strike, c.scores, c.value) for c in refined]
 
     def _leaders(self, scanned: Sequence[_Scored]) -> list[_Scored]:
         """Stage 1's best candidates, one per placement, target, scoring parts and
@@ -439,9 +462,11 @@ class Searcher:
         places: Sequence[Point | None],
         leaders: Sequence[_Scored],
         opp_from_d: float,
+        limit: int | None = None,
     ) -> list[_Finalist]:
         """Stage 2: a fine aim scan around each leader in a few speed and spin variants,
-        smoothed by the player's aim noise; the distinct best become the finalists."""
+        smoothed by the player's aim noise; the distinct best (``limit``, default the
+        budget's finalists) become the finalists."""
         budget, noise = self.strength.budget, self.strength.noise
         m = budget.fine_aims // 2
         step = max(noise.aim, 0.01)
@@ -494,7 +519,7 @@ class Searcher:
         for cand in refined:
             if not any(c.place == cand.place and _close(c.strike, cand.strike) for c in finalists):
                 finalists.append(cand)
-            if len(finalists) >= budget.finalists:
+            if len(finalists) >= (budget.finalists if limit is None else limit):
                 break
         return finalists
 
