@@ -1,0 +1,422 @@
+"""Advice for a position: the best strokes for a player of a given level, ranked by value.
+
+1. **Candidates** come from the AI's own search (:meth:`Searcher.shortlist`: the scan and
+   the refinement of ``onered.players.search``), run with the thorough budget of the
+   strongest level and the execution noise of the level asked for — a coach looks at every
+   stroke, and judges each for the player in front of him.
+2. Each candidate's **nominal stroke** is played on the table through the game loop (the
+   physics, the bridge's reading of the shot, the referee): its paths, the ball it meets,
+   what it scores and where. Candidates of the same kind (the same first ball, scoring
+   parts and pockets) are one suggestion; the best few kinds by the search's value go on.
+3. **Monte Carlo**: each goes through the game loop ``samples`` times under the level's
+   execution noise (the same draws for every candidate, so they are compared like with
+   like). A sample's value is the search's value of a judged stroke
+   (:meth:`Searcher.stroke_value`: points plus the striker's leave when the visit goes on,
+   minus the opponent's when it ends, minus the penalty and his better option after a
+   foul). The mean is the **expected value** the suggestions are ranked by; the share of
+   samples that score (no foul) is the **chance of scoring**.
+4. **Why** a suggestion beats the next one: the gap in expected value splits exactly into
+   a chance term, a points term, a leave term (what the stroke leaves when it scores) and
+   a safety term (what it leaves when it does not); the largest names the reason.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from enum import Enum
+
+from onered.coach.action import CueAction, describe
+from onered.game.loop import Game
+from onered.game.model import Action, GameError, Position, StrokeRecord
+from onered.game.simulator import PhysicsSimulator
+from onered.physics import Params, TableSpec
+from onered.physics.types import EventKind, ShotResult
+from onered.players.search import Choice, Searcher
+from onered.players.strength import STRENGTHS, Budget, Strength
+from onered.rules import Ball, ScoreKind
+from onered.table import Point
+
+#: Suggestions returned by default, and how many kinds of stroke are weighed for them.
+DEFAULT_COUNT = 5
+CANDIDATE_KINDS = 10
+#: Noise samples per candidate by default (the standard error of a chance near one half is
+#: then 3.5 percentage points).
+DEFAULT_SAMPLES = 200
+#: Two suggestions whose expected values differ by less than this (points) are equal.
+EQUAL_MARGIN = 0.05
+
+
+class AdviceError(ValueError):
+    """A position or level the coach cannot advise on; the message names the input."""
+
+
+class Reason(Enum):
+    """Why a suggestion ranks above the next one."""
+
+    CHANCE = "chance"  # more likely to score
+    POINTS = "points"  # scores more when it scores
+    LEAVE = "leave"  # leaves a better position when it scores
+    SAFETY = "safety"  # leaves the opponent less when it fails
+    EQUAL = "equal"  # as good as the next one, within the estimate's noise
+
+
+@dataclass(frozen=True, slots=True)
+class Odds:
+    """A stroke under the player's noise: ``samples`` plays; the share that scored (no
+    foul), that scored what the nominal stroke scores, that fouled; the mean points and
+    value, and the value's standard error; the mean value of the scoring and of the
+    failing samples (``None`` when there were none)."""
+
+    samples: int
+    p_score: float
+    p_intended: float
+    p_foul: float
+    points: float
+    value: float
+    value_se: float
+    value_scoring: float | None
+    value_failing: float | None
+    points_scoring: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class Suggestion:
+    """One stroke the coach suggests: its rank (1 = best), the cue action, what the nominal
+    stroke scores (parts, points, the pockets balls fall into), the odds under noise, the
+    nominal paths (ball -> points along its path), the simulated nominal shot, and why it
+    ranks above the next suggestion (``None`` for the last) with the value ``margin``."""
+
+    rank: int
+    action: CueAction
+    scores: tuple[ScoreKind, ...]
+    points: int
+    pockets: tuple[tuple[Ball, str], ...]
+    foul: bool
+    odds: Odds
+    paths: Mapping[Ball, tuple[Point, ...]]
+    shot: ShotResult
+    before: Mapping[Ball, Point]
+    reason: Reason | None
+    margin: float | None
+
+    @property
+    def leave(self) -> float:
+        """The expected value beyond this stroke's points: the leave (negative when the
+        visit is expected to end with the opponent's chances)."""
+        return self.odds.value - self.odds.points
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """The coach's answer: the position, the level, and the suggestions, best first."""
+
+    position: Position
+    level: str
+    samples: int
+    suggestions: tuple[Suggestion, ...]
+
+
+def level_strength(level: str) -> Strength:
+    """The AI level named ``level`` (``onered.players.STRENGTHS``)."""
+    strength = STRENGTHS.get(level)
+    if strength is None:
+        raise AdviceError(f"level: unknown level {level!r} (expected {', '.join(STRENGTHS)})")
+    return strength
+
+
+def coach_budget() -> Budget:
+    """The search budget of the coach: the most thorough level's (the largest scan), with
+    at least :data:`CANDIDATE_KINDS` leaders refined."""
+    thorough = max(
+        STRENGTHS.values(),
+        key=lambda s: s.budget.window * len(s.budget.speeds) * len(s.budget.heights),
+    ).budget
+    return replace(thorough, refine=max(thorough.refine, CANDIDATE_KINDS + 2))
+
+
+class Coach:
+    """Advises players of one level on one table (the search's caches are kept between
+    positions)."""
+
+    def __init__(
+        self, strength: Strength, params: Params | None = None, table: TableSpec | None = None
+    ) -> None:
+        self.strength = strength
+        self.simulator = PhysicsSimulator(
+            params if params is not None else Params(), table if table is not None else TableSpec()
+        )
+        searching = replace(strength, budget=coach_budget())
+        self.searcher = Searcher(searching, self.simulator.params, self.simulator.table)
+
+    def advise(
+        self,
+        position: Position,
+        *,
+        count: int = DEFAULT_COUNT,
+        samples: int = DEFAULT_SAMPLES,
+        seed: int = 0,
+    ) -> Advice:
+        """The best ``count`` strokes from ``position`` for this level; the noise samples
+        are drawn from ``random.Random(seed)`` (the same draws for every candidate)."""
+        if count < 1:
+            raise AdviceError(f"count: expected at least 1, got {count}")
+        if samples < 1:
+            raise AdviceError(f"samples: expected at least 1, got {samples}")
+        _check(position, self.simulator)
+        shortlist = self.searcher.shortlist(position)
+        nominal = self._kinds(position, shortlist)
+        scored = []
+        for choice, record in nominal[: max(count, CANDIDATE_KINDS)]:
+            odds, values = self._odds(position, choice, record, samples, seed)
+            scored.append((choice, record, odds, values))
+        scored.sort(key=lambda item: -item[2].value)
+        scored = scored[:count]
+        suggestions = []
+        for k, (choice, record, odds, values) in enumerate(scored):
+            reason: Reason | None = None
+            if k + 1 < len(scored):
+                reason = _reason(odds, scored[k + 1][2], _paired_se(values, scored[k + 1][3]))
+            margin = scored[k + 1][2].value if k + 1 < len(scored) else None
+            suggestions.append(
+                _suggestion(
+                    k + 1,
+                    choice,
+                    record,
+                    odds,
+                    reason,
+                    None if margin is None else odds.value - margin,
+                    position.cue_ball,
+                )
+            )
+        return Advice(position, self.strength.name, samples, tuple(suggestions))
+
+    def _nominal(self, position: Position, choice: Choice) -> StrokeRecord | None:
+        game = Game.resume(position.state, position.balls, self.simulator)
+        try:
+            return game.play(Action(choice.strike, placed=choice.placed))
+        except GameError:  # a strike the table refuses: not a suggestion
+            return None
+
+    def _kinds(
+        self, position: Position, shortlist: Sequence[Choice]
+    ) -> list[tuple[Choice, StrokeRecord]]:
+        """The best candidate of each kind of stroke, in the search's order."""
+        seen: set[tuple[object, ...]] = set()
+        out: list[tuple[Choice, StrokeRecord]] = []
+        cue = position.cue_ball.value
+        for choice in shortlist:
+            record = self._nominal(position, choice)
+            if record is None:
+                continue
+            verdict = record.verdict
+            key = (
+                record.stroke.first_hit,
+                tuple(kind for kind, _ in verdict.scored),
+                _pockets(record.result),
+                verdict.foul is not None,
+                _cushion_first(record.result, cue),
+            )
+            if key not in seen:
+                seen.add(key)
+                out.append((choice, record))
+        return out
+
+    def _odds(
+        self,
+        position: Position,
+        choice: Choice,
+        nominal: StrokeRecord,
+        samples: int,
+        seed: int,
+    ) -> tuple[Odds, list[float]]:
+        rng = random.Random(seed)
+        noise = self.strength.noise
+        s = position.striker
+        intended = tuple(kind for kind, _ in nominal.verdict.scored)
+        values: list[float] = []
+        scoring: list[float] = []
+        scoring_points: list[float] = []
+        failing: list[float] = []
+        hits = fouls = total_points = 0
+        for _ in range(samples):
+            # clamped to the cue's limits, so the table accepts every sample
+            strike = noise.apply(choice.strike, rng)
+            game = Game.resume(position.state, position.balls, self.simulator)
+            record = game.play(Action(strike, placed=choice.placed))
+            verdict = record.verdict
+            value = self.searcher.stroke_value(s, game.state, verdict)
+            values.append(value)
+            if verdict.foul is not None:
+                fouls += 1
+            if verdict.points > 0 and verdict.foul is None:
+                scoring.append(value)
+                scoring_points.append(verdict.points)
+                total_points += verdict.points
+                if intended and tuple(kind for kind, _ in verdict.scored) == intended:
+                    hits += 1
+            else:
+                failing.append(value)
+        n = len(values)
+        mean = sum(values) / n
+        var = sum((v - mean) ** 2 for v in values) / max(1, n - 1)
+        odds = Odds(
+            samples=n,
+            p_score=len(scoring) / n,
+            p_intended=hits / n,
+            p_foul=fouls / n,
+            points=total_points / n,
+            value=mean,
+            value_se=math.sqrt(var / n),
+            value_scoring=sum(scoring) / len(scoring) if scoring else None,
+            value_failing=sum(failing) / len(failing) if failing else None,
+            points_scoring=sum(scoring_points) / len(scoring_points) if scoring_points else None,
+        )
+        return odds, values
+
+
+def advise(
+    position: Position,
+    level: str,
+    *,
+    count: int = DEFAULT_COUNT,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int = 0,
+    params: Params | None = None,
+    table: TableSpec | None = None,
+) -> Advice:
+    """The best ``count`` strokes from ``position`` for a player of ``level``, ranked by
+    expected value (see the module docstring)."""
+    return Coach(level_strength(level), params, table).advise(
+        position, count=count, samples=samples, seed=seed
+    )
+
+
+def _check(position: Position, simulator: PhysicsSimulator) -> None:
+    state = position.state
+    if state.winner is not None:
+        raise AdviceError("position: the game is over; there is no stroke to advise")
+    if set(position.balls) != set(state.table):
+        raise AdviceError(
+            f"position: balls {sorted(b.value for b in position.balls)} differ from the "
+            f"referee's table {sorted(b.value for b in state.table)}"
+        )
+    if Ball.RED not in position.balls:
+        raise AdviceError("position: the red is not on the table")
+    try:
+        Game.resume(state, position.balls, simulator)
+    except GameError as exc:
+        raise AdviceError(f"position: {exc}") from None
+
+
+def _pockets(result: ShotResult) -> tuple[tuple[Ball, str], ...]:
+    return tuple(
+        (Ball(ball), event.pocket or "")
+        for event in result.events
+        if event.kind is EventKind.POCKET
+        for ball in event.balls
+    )
+
+
+def _cushion_first(result: ShotResult, cue: str) -> bool:
+    for event in result.events:
+        if cue in event.balls:
+            if event.kind is EventKind.CUSHION:
+                return True
+            if event.kind is EventKind.BALL_BALL:
+                return False
+    return False
+
+
+def _paired_se(a: Sequence[float], b: Sequence[float]) -> float:
+    """The standard error of the mean difference of two strokes' values over the same
+    noise draws (sample by sample: the draws are shared)."""
+    d = [x - y for x, y in zip(a, b, strict=True)]
+    n = len(d)
+    if n < 2:
+        return 0.0
+    mean = sum(d) / n
+    return math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1) / n)
+
+
+def _reason(a: Odds, b: Odds, se: float) -> Reason:
+    """Why ``a`` is worth more than ``b``: :attr:`Reason.EQUAL` when the gap is within
+    :data:`EQUAL_MARGIN` or one standard error ``se`` of the paired difference, else the
+    largest of the exact terms of ``EV(a) - EV(b) = (pa - pb)(Sb - Fb) + pa (Sa - Sb) +
+    (1 - pa)(Fa - Fb)``, S and F being the mean values of scoring and failing samples; the
+    scoring term splits into points and leave."""
+    gap = a.value - b.value
+    if gap < max(EQUAL_MARGIN, se):
+        return Reason.EQUAL
+    sa, sb = a.value_scoring, b.value_scoring
+    fa, fb = a.value_failing, b.value_failing
+    # a conditional mean that does not exist (no such samples) borrows the other's
+    sa, sb = (sa if sa is not None else sb), (sb if sb is not None else sa)
+    fa, fb = (fa if fa is not None else fb), (fb if fb is not None else fa)
+    pa, pb = a.p_score, b.p_score
+    terms: dict[Reason, float] = {}
+    terms[Reason.CHANCE] = (pa - pb) * ((sb or 0.0) - (fb or 0.0))
+    if sa is not None and sb is not None:
+        pts_a = a.points_scoring or 0.0
+        pts_b = b.points_scoring if b.points_scoring is not None else pts_a
+        terms[Reason.POINTS] = pa * (pts_a - pts_b)
+        terms[Reason.LEAVE] = pa * ((sa - pts_a) - (sb - pts_b))
+    if fa is not None and fb is not None:
+        terms[Reason.SAFETY] = (1 - pa) * (fa - fb)
+    return max(terms, key=lambda r: terms[r])
+
+
+def _sample_path(result: ShotResult, ball: str, step: float = 0.02) -> tuple[Point, ...]:
+    """Points along a ball's nominal path, about ``step`` metres apart (every segment's
+    ends included, so corners are kept)."""
+    points: list[Point] = []
+    for seg in result.paths.get(ball, ()):
+        span = seg.t1 - seg.t0
+        if not (math.isfinite(span) and span > 0):
+            continue
+        speed = math.hypot(*seg.v0) + 0.5 * math.hypot(*seg.a) * span
+        n = max(1, min(60, math.ceil(speed * span / step)))
+        for j in range(0 if not points else 1, n + 1):
+            tau = span * j / n
+            points.append(
+                (
+                    seg.p0[0] + seg.v0[0] * tau + 0.5 * seg.a[0] * tau * tau,
+                    seg.p0[1] + seg.v0[1] * tau + 0.5 * seg.a[1] * tau * tau,
+                )
+            )
+    return tuple(points)
+
+
+def _suggestion(
+    rank: int,
+    choice: Choice,
+    record: StrokeRecord,
+    odds: Odds,
+    reason: Reason | None,
+    margin: float | None,
+    cue: Ball,
+) -> Suggestion:
+    result = record.result
+    before = {b.value: p for b, p in record.before.items()}
+    paths = {}
+    for name in result.paths:
+        points = _sample_path(result, name)
+        if len(points) > 1:
+            paths[Ball(name)] = points
+    verdict = record.verdict
+    return Suggestion(
+        rank=rank,
+        action=describe(choice.strike, choice.placed, before, result, cue.value),
+        scores=tuple(kind for kind, _ in verdict.scored),
+        points=verdict.points,
+        pockets=_pockets(result),
+        foul=verdict.foul is not None,
+        odds=odds,
+        paths=paths,
+        shot=result,
+        before=dict(record.before),
+        reason=reason,
+        margin=margin,
+    )
