@@ -45,7 +45,15 @@ from onered.rules import (
 from onered.table import LENGTH, WIDTH, Point
 from onered.texts import CALLS, Lang
 
-__all__ = ["ProtocolError", "RefereeSession", "parse_stroke", "run", "verdict_json"]
+__all__ = [
+    "ProtocolError",
+    "RefereeSession",
+    "match_json",
+    "parse_match",
+    "parse_stroke",
+    "run",
+    "verdict_json",
+]
 
 _BALLS = {b.value: b for b in Ball}
 _FIRST_HIT: dict[str, Ball | rules.Both] = {**_BALLS, "both": BOTH}
@@ -121,7 +129,36 @@ def parse_match(obj: Mapping[str, object]) -> Match:
         raise ProtocolError(
             f"balls: expected 'white' and 'yellow' in some order, got {show(names)}"
         )
-    return Match(target=target, players=(players[0], players[1]), balls=(balls[0], balls[1]))
+    handicap = obj.get("handicap", [0, 0])
+    if (
+        not isinstance(handicap, list)
+        or len(handicap) != 2
+        or not all(not isinstance(h, bool) and isinstance(h, int) and h >= 0 for h in handicap)
+    ):
+        raise ProtocolError(
+            f"handicap: expected two integers of at least 0 (points given to each player at "
+            f"the start), got {show(handicap)}"
+        )
+    return Match(
+        target=target,
+        players=(players[0], players[1]),
+        balls=(balls[0], balls[1]),
+        handicap=(handicap[0], handicap[1]),
+    )
+
+
+def match_json(match: Match) -> dict[str, object]:
+    """The ``match`` line of a match (``handicap`` only when one was given, so a plain
+    game's line is as it always was)."""
+    line: dict[str, object] = {
+        "type": "match",
+        "target": match.target,
+        "players": list(match.players),
+        "balls": [b.value for b in match.balls],
+    }
+    if match.handicap != (0, 0):
+        line["handicap"] = list(match.handicap)
+    return line
 
 
 def parse_stroke(obj: Mapping[str, object]) -> Stroke:

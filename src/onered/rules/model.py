@@ -174,11 +174,14 @@ class GameOverError(RulesError):
 @dataclass(frozen=True, slots=True)
 class Match:
     """The game's settings: ``players[0]`` won the lag and plays first (2.3.1) with
-    ``balls[0]``; first to ``target`` points wins (2.1)."""
+    ``balls[0]``; first to ``target`` points wins (2.1). ``handicap``: points each player
+    (in the order of ``players``) is given at the start, a club's handicap start (not in the
+    rules' text; ``docs/rules.md``, "Handicap")."""
 
     target: int
     players: tuple[str, str]
     balls: tuple[Ball, Ball] = (Ball.WHITE, Ball.YELLOW)
+    handicap: tuple[int, int] = (0, 0)
 
 
 @dataclass(frozen=True, slots=True)

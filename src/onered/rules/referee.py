@@ -86,7 +86,8 @@ def _counters(cannons: int, hazards: int, red_run: int) -> Counters:
 
 
 def start(match: Match) -> GameState:
-    """The opening state (2.3.2–2.3.3): red on the billiards spot, both cue balls in hand."""
+    """The opening state (2.3.2–2.3.3): red on the billiards spot, both cue balls in hand,
+    and the score at the match's handicap (``(0, 0)`` unless a handicap start was agreed)."""
     target, players, balls = match.target, match.players, match.balls
     if isinstance(target, bool) or not isinstance(target, int) or target < 1:
         raise InvalidMatchError(f"target: must be an integer of at least 1, got {target!r}")
@@ -97,7 +98,25 @@ def start(match: Match) -> GameState:
     if len(balls) != 2 or set(balls) != set(_CUE_BALLS):
         names = [getattr(b, "value", b) for b in balls]
         raise InvalidMatchError(f"balls: must be 'white' and 'yellow' in some order, got {names!r}")
-    return GameState(match=match, table={Ball.RED: Spot.BILLIARDS.point})
+    handicap = match.handicap
+    if handicap == (0, 0):
+        return GameState(match=match, table={Ball.RED: Spot.BILLIARDS.point})
+    if (
+        not isinstance(handicap, tuple | list)
+        or len(handicap) != 2
+        or not all(
+            not isinstance(h, bool) and isinstance(h, int) and 0 <= h < target for h in handicap
+        )
+    ):
+        raise InvalidMatchError(
+            f"handicap: must be two integers from 0 to {target - 1} (below the target), "
+            f"got {list(handicap)!r}"
+        )
+    # A handicap start: the points given stand in the score from the first stroke (they
+    # count towards the target, 2.5.5) but belong to no break (2.13, decision 10).
+    return GameState(
+        match=match, table={Ball.RED: Spot.BILLIARDS.point}, score=(handicap[0], handicap[1])
+    )
 
 
 def opening_verdict(state: GameState) -> Verdict:
