@@ -15,7 +15,9 @@ from typing import TypeVar
 from onered.rules import Ball, FoulCode
 from onered.table import Spot
 from onered.texts import CALLS, FOULS, OPTIONS, SCORES, Lang
+from onered.rules.possible import Reason
 from onered.web.marking import Part
+from onered.web.play import Strength
 
 RU, EN = Lang.RU, Lang.EN
 _E = TypeVar("_E", bound=Enum)
@@ -57,6 +59,34 @@ BALL_FORMS: dict[Ball, dict[str, str]] = {
     Ball.WHITE: {"ru": "Белый", "gen": "белого", "en": "white"},
     Ball.YELLOW: {"ru": "Жёлтый", "gen": "жёлтого", "en": "yellow"},
     Ball.RED: {"ru": "Красный", "gen": "красного", "en": "red"},
+}
+
+#: The computer's levels (``onered.web.play.Strength``), as the pages name a computer
+#: player: «Компьютер (профессионал)» / "Computer (pro)".
+AI_LEVELS: dict[Strength, dict[Lang, str]] = {
+    Strength.BEGINNER: _t("новичок", "beginner"),
+    Strength.AMATEUR: _t("любитель", "amateur"),
+    Strength.PRO: _t("профессионал", "pro"),
+}
+
+#: Why a tap or an aim is not offered (``onered.rules.possible.Reason``); ``{ball}`` is
+#: the ball's name.
+REASONS: dict[Reason, dict[Lang, str]] = {
+    Reason.GAME_OVER: _t("Партия окончена", "The game is over"),
+    Reason.NOT_ON_TABLE: _t("{ball_cap} не на столе", "The {ball} is not on the table"),
+    Reason.OWN_BALL: _t(
+        "{ball_cap} — свой шар: он не забивается, а уходит свояком",
+        "The {ball} is the striker's own ball: it goes in-off, it is not potted",
+    ),
+    Reason.NO_OBJECT_BALL: _t(
+        "На столе нет прицельного шара", "No object ball is on the table"
+    ),
+    Reason.BALL_IN_BAULK: _t(
+        "{ball_cap} в доме: с руки по нему нельзя бить напрямую, только от борта вне дома "
+        "(п. 2.6.6)",
+        "The {ball} is in baulk: from hand it may not be struck directly, only off a "
+        "cushion out of baulk (2.6.6)",
+    ),
 }
 
 #: The pages' own labels.
@@ -145,9 +175,7 @@ UI: dict[str, dict[Lang, str]] = {
     "home.opponent.ai": _t("Компьютер", "Computer"),
     "home.opponent.human": _t("Второй игрок за этим экраном", "A second player at this screen"),
     "home.strength": _t("Сила компьютера", "Computer's strength"),
-    "home.strength.beginner": _t("новичок", "beginner"),
-    "home.strength.amateur": _t("любитель", "amateur"),
-    "home.strength.pro": _t("профессионал", "pro"),
+    **{f"home.strength.{level.value}": texts for level, texts in AI_LEVELS.items()},
     "home.ai_name": _t("Компьютер", "Computer"),
     "home.start_mark": _t("Начать протокол", "Start marking"),
     "home.start_play": _t("Начать игру", "Start the game"),
@@ -239,6 +267,97 @@ UI: dict[str, dict[Lang, str]] = {
         "{name} could not play. Try again.",
     ),
     "play.retry": _t("Повторить", "Try again"),
+    # computer players, named in the page's language from their level
+    "ai.name": _t("Компьютер ({level})", "Computer ({level})"),
+    # keys by position, the stroke log's numbers
+    "mark.keys_hint": _t(
+        "Клавиши работают в любой раскладке (русской и английской).",
+        "The keys work on any layout (Russian or English).",
+    ),
+    "mark.option_row": _t("выбор", "option"),
+    "log.col.no": _t("№", "#"),
+    "log.col.striker": _t("Игрок", "Player"),
+    "log.col.what": _t("Что произошло", "What happened"),
+    "log.col.points": _t("Очки", "Points"),
+    "log.col.score": _t("Счёт", "Score"),
+    # the outbox: strokes kept until the server has them
+    "outbox.title": _t("Ждут отправки: {n}", "Waiting to be sent: {n}"),
+    "outbox.offline": _t(
+        "Нет связи с сервером — удары сохранены на этом устройстве и уйдут, как только связь "
+        "вернётся.",
+        "The server cannot be reached — the strokes are kept on this device and will be sent "
+        "as soon as it is back.",
+    ),
+    "outbox.retry_in": _t("Следующая попытка через {s} с", "Next try in {s} s"),
+    "outbox.send_now": _t("Отправить сейчас", "Send now"),
+    "outbox.state.waiting": _t("ждёт", "waiting"),
+    "outbox.state.sending": _t("отправляется", "sending"),
+    "outbox.state.stale": _t(
+        "не принят: партия изменилась на другом устройстве",
+        "not taken: the game changed on another device",
+    ),
+    "outbox.state.rejected": _t("не принят", "refused"),
+    "outbox.blocked": _t(
+        "Очередь остановлена: проверьте ход партии, затем удалите отклонённый удар или "
+        "отправьте очередь заново в текущей позиции.",
+        "The queue is stopped: check the stroke log, then discard the refused stroke or send "
+        "the queue again at the current position.",
+    ),
+    "outbox.discard": _t("Удалить", "Discard"),
+    "outbox.resend": _t("Отправить заново", "Send again"),
+    "outbox.undo": _t("Отменён неотправленный удар", "The unsent stroke was taken back"),
+    "outbox.choice": _t("После штрафа:", "After a foul:"),
+    "outbox.undo_item": _t("Отмена последнего удара", "Undo the last stroke"),
+    "outbox.claim_item": _t("Заявка штрафа: {fouls}", "Foul claimed: {fouls}"),
+    "outbox.play_item": _t("Удар: {speed} м/с, {aim}°", "Stroke: {speed} m/s, {aim}°"),
+    # the spoken marker
+    "speech.toggle": _t("Голос маркёра", "Spoken calls"),
+    "speech.none": _t(
+        "Этот браузер не умеет говорить (нет Web Speech API).",
+        "This browser cannot speak (no Web Speech API).",
+    ),
+    "say.lead": _t("{name} ведёт {hi} – {lo}", "{name} leads {hi}–{lo}"),
+    "say.level": _t("По {score}", "{score} all"),
+    "say.no_score": _t("Без очков. Играет {name}", "No score. {name} to play"),
+    "say.foul": _t("Штраф, {points} очка в пользу соперника", "Foul, {points} away"),
+    "say.choice_from_d": _t("{name} играет с руки", "{name} plays from hand"),
+    "say.game": _t("Партия. Победил {name}, {hi} – {lo}", "Game. {name} wins {hi}–{lo}"),
+    # the club's screen
+    "board.title": _t("Табло", "Club board"),
+    "board.link": _t("Табло для телевизора в клубе", "Full-screen board for the club's TV"),
+    "board.break": _t("Серия", "Break"),
+    "board.last": _t("Последние удары", "Last strokes"),
+    "board.live": _t("в прямом эфире", "live"),
+    "board.offline": _t("нет связи — показано последнее известное", "offline — last known shown"),
+    "board.fullscreen": _t("Во весь экран", "Full screen"),
+    # play, better: take-back, two devices, from hand
+    "play.takeback": _t("Взять удар назад", "Take back"),
+    "play.takeback_ask": _t("Попросить вернуть удар", "Ask to take back"),
+    "play.takeback_asked": _t(
+        "{name} просит вернуть свой последний удар.", "{name} asks to take back the last stroke."
+    ),
+    "play.takeback_waiting": _t(
+        "Ждём согласия соперника вернуть удар…", "Waiting for the opponent to agree…"
+    ),
+    "play.takeback_agree": _t("Согласиться", "Agree"),
+    "play.takeback_refuse": _t("Отказать", "Refuse"),
+    "play.takeback_refused": _t("Соперник не согласился вернуть удар.", "The opponent refused."),
+    "play.invite": _t("Играть вдвоём на двух устройствах", "Two players on two devices"),
+    "play.invite_hint": _t(
+        "Вы играете за {me}. Отправьте ссылку сопернику: в ней его собственный секрет, каждый "
+        "бьёт только в свою очередь.",
+        "You play as {me}. Send this link to your opponent: it holds his own secret; each of "
+        "you strikes only on his own turn.",
+    ),
+    "play.invite_make": _t("Я играю за {name}", "I play as {name}"),
+    "play.you_are": _t("Вы играете за {name}", "You play as {name}"),
+    "play.their_turn": _t("Удар соперника: {name}", "Your opponent's stroke: {name}"),
+    "play.baulk_marked": _t("Шары в доме отмечены пунктиром.", "Balls in baulk are ringed."),
+    "play.strike_anyway": _t("Всё равно ударить", "Strike anyway"),
+    "play.pending": _t(
+        "Удар ждёт отправки: сервер недоступен, повторяем…",
+        "The stroke waits to be sent: the server cannot be reached, retrying…",
+    ),
     # errors the server names by code (``{"error": ..., "code": ...}``), and the network's
     "error.network": _t(
         "Нет связи с сервером. Проверьте соединение и повторите.",
@@ -260,6 +379,16 @@ UI: dict[str, dict[Lang, str]] = {
         "Компьютер не смог сделать ход в этой позиции.",
         "The computer could not play in this position.",
     ),
+    "error.not_your_turn": _t(
+        "Сейчас не ваш удар: бьёт {name}.", "It is not your turn: {name} is to play."
+    ),
+    "error.no_takeback": _t(
+        "Нечего возвращать: у этого игрока нет удара, который можно взять назад.",
+        "Nothing to take back: this player has no stroke to take back.",
+    ),
+    "error.impossible": _t(
+        "Такого удара не может быть: {reason}", "No stroke can do that: {reason}"
+    ),
     "error.broken": _t(
         "Запись партии не удаётся воспроизвести.", "The game's record cannot be replayed."
     ),
@@ -277,7 +406,8 @@ def _by_value(table: Mapping[_E, Mapping[Lang, str]], lang: Lang) -> dict[str, s
 def bundle(lang: Lang) -> dict[str, object]:
     """Every text of the pages in ``lang``: ``ui`` labels, ``calls``, ``fouls``,
     ``scores``, ``options`` (from ``onered.texts``), ``balls``, ``spots``, ``parts``,
-    ``ball_forms``, and the caller's foul codes in display order."""
+    ``ball_forms``, ``ai_levels`` (the computer's levels), ``reasons`` (why a tap is not
+    offered), and the caller's foul codes in display order."""
     from onered.web.marking import CALLER_FOULS
 
     return {
@@ -291,6 +421,8 @@ def bundle(lang: Lang) -> dict[str, object]:
         "spots": _by_value(SPOTS, lang),
         "parts": _by_value(PARTS, lang),
         "ball_forms": {b.value: forms for b, forms in BALL_FORMS.items()},
+        "ai_levels": _by_value(AI_LEVELS, lang),
+        "reasons": _by_value(REASONS, lang),
         "caller_fouls": [f.value for f in CALLER_FOULS],
         "all_fouls": [f.value for f in FoulCode],
     }

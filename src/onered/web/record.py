@@ -19,6 +19,7 @@ from onered import rules
 from onered.protocol.json_fields import ProtocolError, loads_object, show
 from onered.protocol.referee import RefereeSession, verdict_json
 from onered.rules import Ball, GameState, Match, RulesError, Verdict
+from onered.web.pad import pad_json
 
 #: Version of the game record's layout (``onered.game.record``'s ``record`` field).
 RECORD_VERSION = 1
@@ -294,6 +295,7 @@ def state_json(game: Game) -> dict[str, object]:
         "strokes": state.stroke_no,
         "can_undo": len(game.entries) > 1,
         "can_claim": game.last.kind is LineKind.STROKE and last.foul is None,
+        "possible": pad_json(state),  # what the pad may offer now, and why not (web.pad)
     }
 
 

@@ -75,11 +75,13 @@ export async function setupPage(rerender) {
 export const API_TIMEOUT_MS = 120_000;
 
 export class ApiError extends Error {
-  // status 0: no answer (the network); code: the catalogue entry "error.<code>", if any
-  constructor(status, message, code = null) {
+  // status 0: no answer (the network); code: the catalogue entry "error.<code>", if any;
+  // params: the values the catalogue's text names ({ball}, {name} …)
+  constructor(status, message, code = null, params = null) {
     super(message);
     this.status = status;
     this.code = code;
+    this.params = params;
   }
 }
 
@@ -118,7 +120,7 @@ export async function api(method, path, body, token) {
   if (!response.ok) {
     const message = (data && data.error) || `${response.status} ${response.statusText}`;
     const code = (data && data.code) || (response.status >= 500 ? "server" : null);
-    throw new ApiError(response.status, message, code);
+    throw new ApiError(response.status, message, code, (data && data.params) || null);
   }
   return data;
 }
@@ -165,6 +167,7 @@ export class GameModel {
     if (view.progression) this.progression = view.progression;
     if (view.visits) this.visits = view.visits;
     this.view = view;
+    setEntrants(view);
   }
   async load() {
     this.apply(await api("GET", `/api/games/${encodeURIComponent(this.id)}`));
@@ -180,6 +183,190 @@ export class GameModel {
   }
   get version() {
     return this.view ? this.view.state.version : null;
+  }
+}
+
+// --- players' names ----------------------------------------------------------------------
+
+/** Who plays in the game on this page: name -> "human" or "ai:<level>" (the match line's
+ * entrants), set by every view the page takes. */
+export function setEntrants(view) {
+  I.entrants = (view && view.settings && view.settings.entrants) || {};
+}
+
+/** The level of a computer player ("pro"), or null for a person. */
+export function aiLevel(name) {
+  const entrant = (I.entrants || {})[name] || "";
+  return entrant.startsWith("ai:") ? entrant.slice(3) : null;
+}
+
+/** A player's name as the page shows it: a computer player is named in the page's language
+ * from its level ("Computer (pro)" / «Компьютер (профессионал)»), whatever language it was
+ * created in; a person by his name. */
+export function who(name) {
+  if (name === null || name === undefined) return "";
+  const level = aiLevel(name);
+  if (level === null) return name;
+  const levelText = (I.bundle && I.bundle.ai_levels && I.bundle.ai_levels[level]) || level;
+  return t("ai.name", { level: levelText });
+}
+
+// --- keys by position -------------------------------------------------------------------------
+
+/** The Russian (ЙЦУКЕН) letter on each letter key, so a label can show both. */
+const RU_LETTERS = {
+  KeyQ: "Й", KeyW: "Ц", KeyE: "У", KeyR: "К", KeyT: "Е", KeyY: "Н", KeyU: "Г", KeyI: "Ш",
+  KeyO: "Щ", KeyP: "З", KeyA: "Ф", KeyS: "Ы", KeyD: "В", KeyF: "А", KeyG: "П", KeyH: "Р",
+  KeyJ: "О", KeyK: "Л", KeyL: "Д", KeyZ: "Я", KeyX: "Ч", KeyC: "С", KeyV: "М", KeyB: "И",
+  KeyN: "Т", KeyM: "Ь",
+};
+
+/** The label of a physical key (a KeyboardEvent.code): "C", or "C · С" on a Russian page,
+ * where a marker's keyboard shows both letters; digits and named keys as they are. */
+export function keyLabel(code) {
+  if (code.startsWith("Key")) {
+    const latin = code.slice(3);
+    return I.lang === "ru" && RU_LETTERS[code] ? `${latin} · ${RU_LETTERS[code]}` : latin;
+  }
+  if (code.startsWith("Digit")) return code.slice(5);
+  return { Minus: "-", Enter: "Enter", Escape: "Esc", Space: "Space", Backspace: "⌫" }[code] || code;
+}
+
+/** Whether a key event is typed into a field (then no shortcut applies). */
+export function typing(e) {
+  const x = e.target;
+  return x instanceof HTMLInputElement || x instanceof HTMLSelectElement || x instanceof HTMLTextAreaElement;
+}
+
+// --- the outbox: changes kept until the server has them ----------------------------------------
+
+/** How many lines each change adds to a game (its "after" moves by it). */
+const DELTA = { mark: 1, lines: 1, choice: 1, play: 1, ai: 1, claim: 0, undo: -1 };
+const RETRY_MS = [1000, 2000, 4000, 8000, 15000, 30000];
+
+/** Changes to a game kept in the browser (localStorage) until the server has judged them:
+ * sent one at a time, in order, each with the game's version it was made at ("after"), so a
+ * change made while another device changed the game is refused, not misapplied. No answer
+ * (the network, a timeout, a server fault) is retried with a growing pause and at once when
+ * the browser is back online; a refusal (the game changed: "stale"; the referee's or the
+ * server's no: "rejected") stops the queue with the item shown until the user discards it or
+ * sends the queue again at the current position. A reload keeps the queue. */
+export class Outbox {
+  constructor(gameId, { token, apply, changed, version, refused = null }) {
+    this.key = `onered.outbox.${gameId}`;
+    this.gameId = gameId;
+    this.token = token;
+    this.apply = apply; // (answer, item) => void: the page takes the server's answer
+    this.changed = changed; // () => void: re-render
+    this.version = version; // () => the game's version the page has now
+    this.refused = refused; // (item) => void: an item was refused (stale or rejected)
+    this.items = this.load();
+    this.sending = false;
+    this.attempt = 0;
+    this.timer = null;
+    this.lastError = null;
+    window.addEventListener("online", () => this.pump(true));
+  }
+  load() {
+    try {
+      const items = JSON.parse(localStorage.getItem(this.key) || "[]");
+      return Array.isArray(items) ? items.map((x) => ({ ...x, state: x.state === "sending" ? "waiting" : x.state })) : [];
+    } catch (e) {
+      return [];
+    }
+  }
+  save() {
+    if (this.items.length) localStorage.setItem(this.key, JSON.stringify(this.items));
+    else localStorage.removeItem(this.key);
+  }
+  get length() {
+    return this.items.length;
+  }
+  get blocked() {
+    return this.items.some((x) => x.state === "stale" || x.state === "rejected");
+  }
+  /** The version the game will have once every queued change is in. */
+  expected() {
+    return this.items.reduce((v, x) => v + DELTA[x.path], this.version());
+  }
+  /** Queue a change (``label``: what it is, in words) and start sending. */
+  add(path, body, label) {
+    const last = this.items[this.items.length - 1];
+    const after = last ? last.after + DELTA[last.path] : this.version();
+    this.items.push({ n: Date.now() + Math.random(), path, body, after, label, state: "waiting", error: null });
+    this.save();
+    this.changed();
+    this.pump();
+  }
+  /** Take back the last queued change that the server has not got (undo while waiting). */
+  dropLast() {
+    const last = this.items[this.items.length - 1];
+    if (!last || last.state === "sending") return false;
+    this.items.pop();
+    this.save();
+    this.changed();
+    return true;
+  }
+  /** Give the queued changes the current position's version, in order (after the game
+   * changed elsewhere, or an item was discarded), and send them again. */
+  rebase() {
+    let v = this.version();
+    for (const x of this.items) {
+      x.after = v;
+      v += DELTA[x.path];
+      x.state = "waiting";
+      x.error = null;
+    }
+    this.save();
+    this.attempt = 0;
+    this.changed();
+    this.pump(true);
+  }
+  discard(n) {
+    this.items = this.items.filter((x) => x.n !== n);
+    this.rebase();
+  }
+  async pump(now = false) {
+    if (now && this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    if (this.sending || this.timer || this.blocked) return;
+    const item = this.items[0];
+    if (!item) return;
+    this.sending = true;
+    item.state = "sending";
+    this.changed();
+    try {
+      const answer = await api("POST", `/api/games/${encodeURIComponent(this.gameId)}/${item.path}`,
+        { ...item.body, after: item.after }, this.token);
+      this.items.shift();
+      this.attempt = 0;
+      this.lastError = null;
+      this.save();
+      this.sending = false;
+      this.apply(answer, item);
+      this.changed();
+      this.pump();
+    } catch (e) {
+      this.sending = false;
+      const transient = e.status === 0 || e.status >= 500 || e.status === 408 || e.status === 429;
+      if (transient) {
+        item.state = "waiting";
+        this.lastError = e;
+        const wait = RETRY_MS[Math.min(this.attempt, RETRY_MS.length - 1)];
+        this.attempt += 1;
+        this.timer = setTimeout(() => { this.timer = null; this.pump(); }, wait);
+      } else {
+        const stale = e.status === 409 && (e.code === "stale" || String(e.message).startsWith("after:"));
+        item.state = stale ? "stale" : "rejected";
+        item.error = { status: e.status, code: e.code || null, message: e.message, params: e.params || null };
+        this.lastError = null;
+      }
+      this.save();
+      this.changed();
+      if (!transient && this.refused) this.refused(item);
+    }
   }
 }
 
@@ -207,6 +394,46 @@ export function describe(entry) {
   return parts.join(" + ");
 }
 
+/** Why a tap or an aim is not offered, in the page's language (a reason of
+ * onered.rules.possible: {"reason": code, "ball": colour}). */
+export function reasonText(why) {
+  if (!why) return "";
+  const ball = why.ball ? ballName(why.ball) : "";
+  const text = (I.bundle && I.bundle.reasons && I.bundle.reasons[why.reason]) || why.reason;
+  return fill(text, { ball, ball_cap: capital(ball) });
+}
+
+/** A log entry's points: "+5", "−2" for a foul (to the opponent), "" for none. */
+export function pointsText(entry) {
+  const out = entry.out;
+  if (out.foul) return `−${out.foul.penalty}`;
+  return out.points ? `+${out.points}` : "";
+}
+
+/** The stroke log, newest first: each stroke with its number, a foul option on a row of
+ * its own under the stroke it follows (no number of its own, so no number repeats), the
+ * points and the score. ``limit``: the rows shown. */
+export function renderLog(tableEl, view, log, { limit = 60, points = true } = {}) {
+  const players = view.match.players;
+  const head = el("thead", {}, el("tr", {},
+    el("th", { class: "num", text: t("log.col.no") }),
+    el("th", { text: t("log.col.striker") }),
+    el("th", { text: t("log.col.what") }),
+    points ? el("th", { class: "num", text: t("log.col.points") }) : null,
+    el("th", { class: "num", text: t("log.col.score") })));
+  const rows = log.filter((e) => e.in.type !== "match").slice(-limit).reverse().map((e) => {
+    const option = e.in.type === "choice";
+    const cls = [e.out.foul ? "foul" : "", option ? "option-row" : ""].filter(Boolean).join(" ");
+    return el("tr", { class: cls, dataset: { seq: String(e.seq), kind: e.in.type } },
+      el("td", { class: "num", text: option ? "↳" : String(e.out.stroke), title: option ? t("mark.option_row") : null }),
+      el("td", { text: who(e.out.striker) }),
+      el("td", {}, describe(e), e.out.calls.length ? el("div", { class: "small muted", text: callsText(e.out.calls) }) : null),
+      points ? el("td", { class: "num pts", text: option ? "" : pointsText(e) }) : null,
+      el("td", { class: "num", text: players.map((p) => e.out.score[p]).join(":") }));
+  });
+  tableEl.replaceChildren(head, el("tbody", {}, ...rows));
+}
+
 export function callsText(calls) {
   return calls.map((c) => word("calls", c.code)).join(" · ");
 }
@@ -223,12 +450,12 @@ export function notes(view, { turn = true } = {}) {
   const out = [];
   const last = view.last;
   const st = view.state;
-  if (turn && st.winner) out.push(t("common.winner", { name: st.winner }));
-  else if (turn && st.options.length) out.push(t("common.chooses", { name: st.to_play }));
-  else if (turn && st.to_play) out.push(t("common.to_play", { name: st.to_play }));
+  if (turn && st.winner) out.push(t("common.winner", { name: who(st.winner) }));
+  else if (turn && st.options.length) out.push(t("common.chooses", { name: who(st.to_play) }));
+  else if (turn && st.to_play) out.push(t("common.to_play", { name: who(st.to_play) }));
   for (const p of last.placements) out.push(placementText(p));
   const s = view.state;
-  if (s.to_play && s.from_d) out.push(`${s.to_play}: ${t("common.in_hand", { ball: capital(ballName(s.ball)) })}`);
+  if (s.to_play && s.from_d) out.push(`${who(s.to_play)}: ${t("common.in_hand", { ball: capital(ballName(s.ball)) })}`);
   if (s.baulk_required) {
     const hundred = Math.floor(s.break / 100) * 100;
     out.push(t("common.baulk_required", { lo: hundred + 80, hi: hundred + 99 }));
@@ -248,8 +475,8 @@ export function renderLast(container, view, log) {
     ? t("common.penalty", { points: last.foul.penalty })
     : t("common.scored", { points: last.points });
   const head = entry.in.type === "choice"
-    ? `${last.striker}: `
-    : `${t("common.stroke")} ${last.stroke} · ${last.striker}: `;
+    ? `${who(last.striker)}: `
+    : `${t("common.stroke")} ${last.stroke} · ${who(last.striker)}: `;
   container.replaceChildren(
     el("span", { class: "muted", text: head }),
     el("span", { class: "what", text: describe(entry) }),
@@ -289,12 +516,12 @@ export function renderScoreboard(container, view) {
         { class: `player${atTable ? " at-table" : ""}${won ? " won" : ""}`, dataset: { player: String(i) } },
         el("div", { class: "player-head" },
           el("span", { class: `ball-dot ${ball}`, title: ballName(ball) }),
-          el("span", { class: "player-name", text: name })),
+          el("span", { class: "player-name", text: who(name) })),
         el("div", { class: "player-score", text: String(s.score[i]) }),
         el("div", { class: "player-sub" },
           atTable ? `${t("common.break")}: ${s.break}` : "",
           atTable && s.from_d ? ` · ${t("common.from_d")}` : "",
-          won ? t("common.winner", { name }) : ""),
+          won ? t("common.winner", { name: who(name) }) : ""),
       );
     }),
     el("div", { class: "target", text: `${t("common.target")} ${view.match.target}` }),
@@ -470,11 +697,18 @@ export function drawPosition(table, view) {
   }
 }
 
-/** The error in the page's language when the catalogue has its code ("error.<code>"),
- * else the server's own message. */
+/** The error in the page's language when the catalogue has its code ("error.<code>",
+ * filled with the error's params: balls and options named in the page's language), else
+ * the server's own message. */
 export function errorText(error) {
   const code = error && error.code;
-  if (code && I.bundle && I.bundle.ui[`error.${code}`]) return t(`error.${code}`);
+  if (code && I.bundle && I.bundle.ui[`error.${code}`]) {
+    const params = {};
+    for (const [k, v] of Object.entries((error && error.params) || {})) {
+      params[k] = typeof v === "string" && I.bundle.balls[v] ? ballName(v) : v;
+    }
+    return t(`error.${code}`, params);
+  }
   return String((error && error.message) || error);
 }
 

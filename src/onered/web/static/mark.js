@@ -1,13 +1,23 @@
 // The marker's page: one tap (or key) per stroke outcome; the referee does the rest.
+// Keys are read by their position (KeyboardEvent.code), so they work on a Russian layout as
+// on an English one. Every tap goes through the outbox: kept in the browser and sent in
+// order, so a tap made while the wifi is down is sent when it is back, never lost.
 import {
-  ApiError, GameModel, I, TableView, drawPosition, api, applyI18n, ballName, callsText, capital, describe, el,
-  fill, gameIdFromPath, renderLast, notes, renderScoreboard, saveToken, setupPage, showError, t,
-  tableGeometry, tokenFor, word,
+  GameModel, I, Outbox, TableView, drawPosition, api, applyI18n, ballName, capital, el,
+  errorText, fill, gameIdFromPath, keyLabel, notes, reasonText, renderLast, renderLog,
+  renderScoreboard, saveToken, setupPage, showError, t, tableGeometry, tokenFor, typing, who, word,
 } from "./common.js";
+import { Speaker } from "./speech.js";
 
 const PARTS = ["cannon", "pot_red", "pot_opponent", "in_off_red", "in_off_opponent", "no_score", "miss"];
-const PART_KEYS = { cannon: "c", pot_red: "r", pot_opponent: "p", in_off_red: "i", in_off_opponent: "o", no_score: "n", miss: "m" };
-const FOUL_KEYS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "-"];
+/** The physical key of each tap (the letters of the English layout's keys). */
+const PART_KEYS = {
+  cannon: "KeyC", pot_red: "KeyR", pot_opponent: "KeyP", in_off_red: "KeyI",
+  in_off_opponent: "KeyO", no_score: "KeyN", miss: "KeyM",
+};
+const FOUL_KEYS = ["Digit1", "Digit2", "Digit3", "Digit4", "Digit5", "Digit6", "Digit7", "Digit8", "Digit9", "Digit0", "Minus"];
+const FLAG_KEYS = { crossed: "KeyB", touching: "KeyT", noStroke: "KeyX", firstHit: "KeyH" };
+const KEYS = { claim: "KeyA", undo: "KeyU", enter: "Enter", clear: "Escape" };
 const FIRST_HITS = [null, "red", "opponent", "both"];
 
 const id = gameIdFromPath();
@@ -15,7 +25,8 @@ const model = new GameModel(id);
 let token = tokenFor(id);
 let table = null;
 let view = null;
-let busy = false;
+let outbox = null;
+let speaker = null;
 
 // What the marker has collected for the next stroke.
 const pad = {
@@ -59,43 +70,70 @@ function keyFor(code) {
   return FOUL_KEYS[all.indexOf(code)];
 }
 
+function kbd(code) {
+  return el("kbd", { text: keyLabel(code) });
+}
+
+/** Why a tap is impossible now (the referee's reading of the position, served with the
+ * state), or null. Unknown while taps wait in the outbox: the position is not known then. */
+function why(group, name) {
+  if (outbox && outbox.length) return null;
+  const possible = view.state.possible;
+  return (possible && possible[group] && possible[group][name]) || null;
+}
+
+/** A tap button; an impossible one stays tappable but only says why (hover and touch). */
+function tapButton(attrs, why_, onTap, ...children) {
+  const reason = why_ ? reasonText(why_) : null;
+  const cls = [attrs.class || "", why_ ? "impossible" : ""].filter(Boolean).join(" ");
+  return el("button", {
+    ...attrs, type: "button", class: cls, title: reason, "aria-disabled": why_ ? "true" : null,
+    dataset: { ...(attrs.dataset || {}), ...(why_ ? { reason: why_.reason } : {}) },
+    onclick: (e) => (why_ ? explain(why_) : onTap(e)),
+  }, ...children);
+}
+
+function explain(why_) {
+  const box = $("reason");
+  box.textContent = reasonText(why_);
+  box.hidden = false;
+  clearTimeout(explain.timer);
+  explain.timer = setTimeout(() => (box.hidden = true), 4000);
+}
+
+function hitLabel(h) {
+  return h === null ? t("mark.first_hit.auto") : h === "both" ? t("mark.first_hit.both")
+    : h === "red" ? ballName("red") : ballName(opponentBall());
+}
+
 function renderPad() {
-  const over = !!view.state.winner;
+  const over = !!view.state.winner && !(outbox && outbox.length);
   $("pad").replaceChildren(
     ...PARTS.map((part) =>
-      el("button", {
-        type: "button", class: `part-${part}${pad.parts.has(part) ? " on" : ""}`,
-        dataset: { part }, disabled: over || busy,
-        onclick: (e) => tapPart(part, e.shiftKey),
-      }, el("span", { text: partLabel(part) }), el("kbd", { text: PART_KEYS[part].toUpperCase() })),
+      tapButton({ class: `part-${part}${pad.parts.has(part) ? " on" : ""}`, dataset: { part }, disabled: over },
+        why("parts", part), (e) => tapPart(part, e.shiftKey),
+        el("span", { text: partLabel(part) }), kbd(PART_KEYS[part])),
     ),
   );
   $("flags").replaceChildren(
-    toggle("crossed", t("mark.crossed_baulk"), "B", pad.crossed, () => (pad.crossed = !pad.crossed)),
-    toggle("touching", t("mark.touching"), "T", pad.touching, () => (pad.touching = !pad.touching)),
-    toggle("no-stroke", t("mark.no_stroke"), "X", pad.noStroke, () => (pad.noStroke = !pad.noStroke)),
+    toggle("crossed", t("mark.crossed_baulk"), FLAG_KEYS.crossed, pad.crossed, () => (pad.crossed = !pad.crossed)),
+    toggle("touching", t("mark.touching"), FLAG_KEYS.touching, pad.touching, () => (pad.touching = !pad.touching)),
+    toggle("no-stroke", t("mark.no_stroke"), FLAG_KEYS.noStroke, pad.noStroke, () => (pad.noStroke = !pad.noStroke)),
   );
-  const hitLabel = (h) =>
-    h === null ? t("mark.first_hit.auto") : h === "both" ? t("mark.first_hit.both")
-      : h === "red" ? ballName("red") : ballName(opponentBall());
   $("first-hit").replaceChildren(
     el("span", { class: "small muted", text: `${t("mark.first_hit")}:` }),
     ...FIRST_HITS.map((h) =>
-      el("button", {
-        type: "button", class: pad.firstHit === h ? "on" : "", dataset: { hit: String(h) },
-        onclick: () => { pad.firstHit = h; renderPad(); },
-      }, hitLabel(h)),
+      tapButton({ class: pad.firstHit === h ? "on" : "", dataset: { hit: String(h) } },
+        h === null ? null : why("first_hit", h), () => { pad.firstHit = h; renderPad(); }, hitLabel(h)),
     ),
-    el("kbd", { text: "H" }),
+    kbd(FLAG_KEYS.firstHit),
   );
   const roles = [["red", ballName("red")], ["opponent", ballName(opponentBall())], ["own", t("mark.own_ball")]];
   $("off-table").replaceChildren(
     el("span", { class: "small muted", text: `${t("mark.off_table")}:` }),
     ...roles.map(([role, label]) =>
-      el("button", {
-        type: "button", class: pad.offTable.has(role) ? "on" : "", dataset: { off: role },
-        onclick: () => { pad.offTable.has(role) ? pad.offTable.delete(role) : pad.offTable.add(role); renderPad(); },
-      }, label),
+      tapButton({ class: pad.offTable.has(role) ? "on" : "", dataset: { off: role } }, why("off_table", role),
+        () => { pad.offTable.has(role) ? pad.offTable.delete(role) : pad.offTable.add(role); renderPad(); }, label),
     ),
   );
   const codes = [...I.bundle.caller_fouls, "out_of_turn"];
@@ -104,84 +142,119 @@ function renderPad() {
       const on = code === "out_of_turn" ? pad.outOfTurn : pad.fouls.has(code);
       const label = code === "out_of_turn" ? t("mark.foul_out_of_turn") : word("fouls", code);
       return el("button", {
-        type: "button", class: on ? "on" : "", dataset: { foul: code }, disabled: over || busy,
+        type: "button", class: on ? "on" : "", dataset: { foul: code }, disabled: over,
         onclick: (e) => tapFoul(code, e.shiftKey),
-      }, el("span", { text: capital(label) }), el("kbd", { text: keyFor(code) }));
+      }, el("span", { text: capital(label) }), kbd(keyFor(code)));
     }),
   );
-  const chips = [
-    ...[...pad.parts].map(partLabel),
-    ...[...pad.fouls].map((c) => capital(word("fouls", c))),
-    pad.outOfTurn ? capital(t("mark.foul_out_of_turn")) : null,
-    pad.crossed ? t("mark.crossed_baulk") : null,
-    pad.touching ? t("mark.touching") : null,
-    pad.noStroke ? t("mark.no_stroke") : null,
-    pad.firstHit ? `${t("mark.first_hit")}: ${hitLabel(pad.firstHit)}` : null,
-    ...[...pad.offTable].map((r) => `${t("mark.off_table")}: ${roles.find((x) => x[0] === r)[1]}`),
-  ].filter(Boolean);
+  const chips = chipTexts();
   $("composer").replaceChildren(
     ...(chips.length ? chips.map((c) => el("span", { class: "chip", text: c })) : [el("span", { class: "muted small", text: t("mark.nothing") })]),
   );
   $("combine").classList.toggle("on", pad.combine);
-  $("enter").disabled = over || busy;
-  $("undo").disabled = busy || !view.state.can_undo;
-  $("claim").disabled = busy || !view.state.can_claim;
+  $("enter").disabled = over;
+  const queued = outbox && outbox.length > 0;
+  $("undo").disabled = !queued && !view.state.can_undo;
+  $("claim").disabled = queued || !view.state.can_claim;
   $("claim").classList.toggle("on", pad.claim);
   $("claim-hint").hidden = !pad.claim;
   $("pad-panel").classList.toggle("claim-mode", pad.claim);
+  document.querySelectorAll("kbd[data-key]").forEach((k) => (k.textContent = keyLabel(k.dataset.key)));
+}
+
+function chipTexts(parts = pad.parts, fouls = pad.fouls, outOfTurn = pad.outOfTurn) {
+  const roles = { red: ballName("red"), opponent: ballName(opponentBall()), own: t("mark.own_ball") };
+  return [
+    ...[...parts].map(partLabel),
+    ...[...fouls].map((c) => capital(word("fouls", c))),
+    outOfTurn ? capital(t("mark.foul_out_of_turn")) : null,
+    pad.crossed ? t("mark.crossed_baulk") : null,
+    pad.touching ? t("mark.touching") : null,
+    pad.noStroke ? t("mark.no_stroke") : null,
+    pad.firstHit ? `${t("mark.first_hit")}: ${hitLabel(pad.firstHit)}` : null,
+    ...[...pad.offTable].map((r) => `${t("mark.off_table")}: ${roles[r]}`),
+  ].filter(Boolean);
 }
 
 function toggle(name, label, key, on, flip) {
   return el("button", {
     type: "button", class: on ? "on" : "", dataset: { flag: name },
     onclick: () => { flip(); renderPad(); },
-  }, el("span", { text: label }), el("kbd", { text: key }));
+  }, el("span", { text: label }), kbd(key));
 }
 
 function renderStatus() {
   const last = view.last;
-  const calls = last.calls;
-  $("calls").replaceChildren(...calls.map((c) => el("span", { class: `call ${c.code}`, dataset: { call: c.code }, text: word("calls", c.code) })));
+  $("calls").replaceChildren(...last.calls.map((c) => el("span", { class: `call ${c.code}`, dataset: { call: c.code }, text: word("calls", c.code) })));
   renderLast($("last"), view, model.log);
   const s = view.state;
   $("notes").replaceChildren(...notes(view).map((n) => el("li", { text: n })));
   $("counters").textContent = t("common.counters", { cannons: s.counters.cannons, hazards: s.counters.hazards });
   const options = s.options;
-  $("choice").hidden = !options.length || !token;
-  $("choice-title").textContent = t("mark.option_title", { name: s.to_play || "" });
+  $("choice").hidden = !options.length || !token || (outbox && outbox.length > 0);
+  $("choice-title").textContent = t("mark.option_title", { name: who(s.to_play) });
   $("choice-options").replaceChildren(
-    ...options.map((o) => el("button", { type: "button", dataset: { option: o }, disabled: busy, onclick: () => choose(o) }, word("options", o))),
+    ...options.map((o) => el("button", { type: "button", dataset: { option: o }, onclick: () => choose(o) }, word("options", o))),
   );
 }
 
-function renderLog() {
-  const rows = model.log.filter((e) => e.in.type !== "match").slice(-60).reverse().map((e) =>
-    el("tr", { class: e.out.foul ? "foul" : "", dataset: { seq: String(e.seq) } },
-      el("td", { class: "num", text: String(e.out.stroke) }),
-      el("td", { text: e.out.striker || "" }),
-      el("td", {}, describe(e), e.out.calls.length ? el("div", { class: "small muted", text: callsText(e.out.calls) }) : null),
-      el("td", { class: "num", text: e.out.foul ? `−${e.out.foul.penalty}` : e.out.points ? `+${e.out.points}` : "" }),
-      el("td", { class: "num", text: view.match.players.map((p) => e.out.score[p]).join(":") }),
-    ));
-  $("log").replaceChildren(el("tbody", {}, ...rows));
+/** The taps waiting for the server: what each is, its state, and what to do about a
+ * refused one. */
+function renderOutbox() {
+  const box = $("outbox");
+  if (!outbox || !outbox.length) {
+    box.hidden = true;
+    document.body.dataset.queued = "0";
+    return;
+  }
+  box.hidden = false;
+  document.body.dataset.queued = String(outbox.length);
+  const items = outbox.items.map((x) =>
+    el("li", { class: `queued ${x.state}`, dataset: { state: x.state } },
+      el("span", { class: "what", text: x.label }),
+      el("span", { class: "state", text: t(`outbox.state.${x.state}`) }),
+      x.error ? el("div", { class: "small detail", text: errorText(x.error) }) : null,
+      x.state === "stale" || x.state === "rejected"
+        ? el("span", { class: "row" },
+          el("button", { type: "button", class: "danger", dataset: { act: "discard" }, onclick: () => outbox.discard(x.n) }, t("outbox.discard")),
+          el("button", { type: "button", dataset: { act: "resend" }, onclick: () => resend() }, t("outbox.resend")))
+        : null));
+  const offline = outbox.lastError && !outbox.blocked;
+  box.replaceChildren(
+    el("h2", { text: t("outbox.title", { n: outbox.length }) }),
+    offline ? el("p", { class: "small", dataset: { offline: "1" }, text: t("outbox.offline") }) : null,
+    outbox.blocked ? el("p", { class: "small", text: t("outbox.blocked") }) : null,
+    el("ol", { class: "outbox-list" }, ...items),
+    el("div", { class: "row" },
+      el("span", { class: "small muted", text: t("outbox.choice") }),
+      ...["as_they_lie", "from_d"].map((o) => el("button", { type: "button", dataset: { queueOption: o }, onclick: () => choose(o) }, word("options", o))),
+      offline ? el("button", { type: "button", onclick: () => outbox.pump(true) }, t("outbox.send_now")) : null),
+  );
 }
 
-function renderTable() {
-  if (!table) return;
-  drawPosition(table, view);
+async function resend() {
+  try {
+    await reload();
+  } catch (e) {
+    showError(errorBox, e);
+    return;
+  }
+  outbox.rebase();
 }
 
 function render() {
   if (!view) return;
   renderScoreboard($("scoreboard"), view);
   renderStatus();
-  renderLog();
+  renderLog($("log"), view, model.log);
   $("pad-panel").hidden = !token;
   $("readonly").hidden = !!token;
   if (token) renderPad();
-  renderTable();
+  renderOutbox();
+  drawPosition(table, view);
   $("watch-link").href = `/watch/${id}`;
   $("record-link").href = `/games/${id}`;
+  $("board-link").href = `/board/${id}`;
   if (token) {
     $("secret-box").hidden = false;
     $("secret-link").value = `${location.origin}/mark/${id}#token=${token}`;
@@ -190,28 +263,13 @@ function render() {
   document.body.dataset.version = String(view.state.version);
 }
 
-async function change(path, body) {
-  if (busy) return;
-  busy = true;
+/** Queue a change; the outbox sends it (now, or when the server is back). */
+function change(path, body, label) {
   showError(errorBox, null);
   $("notice").hidden = true;
-  try {
-    const answer = await api("POST", `/api/games/${id}/${path}`, { ...body, after: model.version }, token);
-    model.apply(answer.game);
-    view = model.view;
-    resetPad();
-  } catch (e) {
-    if (e instanceof ApiError && e.status === 409 && e.message.startsWith("after:")) {
-      await reload();
-      $("notice").textContent = t("common.conflict");
-      $("notice").hidden = false;
-    } else {
-      showError(errorBox, e);
-    }
-  } finally {
-    busy = false;
-    render();
-  }
+  outbox.add(path, body, label);
+  resetPad();
+  render();
 }
 
 function markBody(extraPart, extraFoul) {
@@ -221,11 +279,12 @@ function markBody(extraPart, extraFoul) {
   let outOfTurn = pad.outOfTurn;
   if (extraFoul === "out_of_turn") outOfTurn = true;
   else if (extraFoul) fouls.add(extraFoul);
-  return {
+  const body = {
     parts: [...parts], fouls: [...fouls], out_of_turn: outOfTurn,
     crossed_baulk: pad.crossed, touching: pad.touching, struck: !pad.noStroke,
     first_hit: pad.firstHit, off_table: [...pad.offTable],
   };
+  return [body, chipTexts(parts, fouls, outOfTurn).join(" + ")];
 }
 
 function tapPart(part, shift) {
@@ -235,13 +294,13 @@ function tapPart(part, shift) {
     renderPad();
     return;
   }
-  change("mark", markBody(part, null));
+  change("mark", ...markBody(part, null));
 }
 
 function tapFoul(code, shift) {
   if (pad.claim) {
     if (code === "out_of_turn") return;
-    change("claim", { fouls: [code] });
+    change("claim", { fouls: [code] }, t("outbox.claim_item", { fouls: word("fouls", code) }));
     return;
   }
   if (shift || pad.combine) {
@@ -250,32 +309,44 @@ function tapFoul(code, shift) {
     renderPad();
     return;
   }
-  change("mark", markBody(null, code));
+  change("mark", ...markBody(null, code));
 }
 
 function enter() {
-  change("mark", markBody(null, null));
+  const [body, label] = markBody(null, null);
+  change("mark", body, label || t("mark.nothing"));
 }
 
 function choose(option) {
-  change("choice", { option });
+  change("choice", { option }, `${t("common.choice")}: ${word("options", option)}`);
 }
 
 function undo() {
-  change("undo", {});
+  // A tap still waiting is taken back here; else the server drops the last line.
+  if (outbox.length && outbox.dropLast()) {
+    $("notice").textContent = t("outbox.undo");
+    $("notice").hidden = false;
+    render();
+    return;
+  }
+  if (!view.state.can_undo) return;
+  change("undo", {}, t("outbox.undo_item"));
 }
 
 function onKey(e) {
-  if (!token || !view) return;
-  if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement || e.target instanceof HTMLTextAreaElement) return;
-  const key = e.key.toLowerCase();
-  if ((e.ctrlKey || e.metaKey) && key === "z") { e.preventDefault(); undo(); return; }
+  if (!token || !view || typing(e)) return;
+  const code = e.code;
+  if ((e.ctrlKey || e.metaKey) && code === "KeyZ") { e.preventDefault(); undo(); return; }
   if (e.ctrlKey || e.metaKey || e.altKey) return;
-  const part = Object.keys(PART_KEYS).find((p) => PART_KEYS[p] === key);
-  if (part) { e.preventDefault(); tapPart(part, e.shiftKey); return; }
-  // Shift changes the digit keys' characters; read the physical key for the foul pad.
-  const digit = e.code && e.code.startsWith("Digit") ? e.code.slice(5) : e.code === "Minus" ? "-" : key;
-  const index = FOUL_KEYS.indexOf(digit);
+  const part = Object.keys(PART_KEYS).find((p) => PART_KEYS[p] === code);
+  if (part) {
+    e.preventDefault();
+    const w = pad.claim ? null : why("parts", part);
+    if (w) explain(w);
+    else tapPart(part, e.shiftKey);
+    return;
+  }
+  const index = FOUL_KEYS.indexOf(code);
   if (index >= 0) {
     const codes = [...I.bundle.caller_fouls, "out_of_turn"];
     e.preventDefault();
@@ -283,17 +354,16 @@ function onKey(e) {
     return;
   }
   const flips = {
-    b: () => (pad.crossed = !pad.crossed),
-    t: () => (pad.touching = !pad.touching),
-    x: () => (pad.noStroke = !pad.noStroke),
-    h: () => (pad.firstHit = FIRST_HITS[(FIRST_HITS.indexOf(pad.firstHit) + 1) % FIRST_HITS.length]),
+    [FLAG_KEYS.crossed]: () => (pad.crossed = !pad.crossed),
+    [FLAG_KEYS.touching]: () => (pad.touching = !pad.touching),
+    [FLAG_KEYS.noStroke]: () => (pad.noStroke = !pad.noStroke),
+    [FLAG_KEYS.firstHit]: () => (pad.firstHit = FIRST_HITS[(FIRST_HITS.indexOf(pad.firstHit) + 1) % FIRST_HITS.length]),
   };
-  if (flips[key]) { e.preventDefault(); flips[key](); renderPad(); return; }
-  if (key === "enter") { e.preventDefault(); enter(); return; }
-  if (key === "escape") { e.preventDefault(); resetPad(); renderPad(); return; }
-  if (key === "u" || key === "backspace") { e.preventDefault(); undo(); return; }
-  if (key === "a" && view.state.can_claim) { e.preventDefault(); pad.claim = !pad.claim; renderPad(); return; }
-  if (key === "shift") return;
+  if (flips[code]) { e.preventDefault(); flips[code](); renderPad(); return; }
+  if (code === "Enter" || code === "NumpadEnter") { e.preventDefault(); enter(); return; }
+  if (code === "Escape") { e.preventDefault(); resetPad(); renderPad(); return; }
+  if (code === KEYS.undo || code === "Backspace") { e.preventDefault(); undo(); return; }
+  if (code === KEYS.claim && view.state.can_claim) { e.preventDefault(); pad.claim = !pad.claim; renderPad(); }
 }
 
 async function reload() {
@@ -302,8 +372,17 @@ async function reload() {
   view = model.view;
 }
 
+/** The server's answer to a queued change: take it, and say it aloud. */
+function applyAnswer(answer) {
+  const from = model.log.length;
+  model.apply(answer.game);
+  view = model.view;
+  speaker.sayFrom(view, model.log, Math.min(from, answer.game.log_from));
+}
+
 async function main() {
   await setupPage(render);
+  speaker = new Speaker($("speech-box"));
   try {
     table = new TableView($("table"), await tableGeometry());
     await reload();
@@ -311,6 +390,24 @@ async function main() {
     showError(errorBox, e);
     return;
   }
+  outbox = new Outbox(id, {
+    token,
+    apply: applyAnswer,
+    changed: render,
+    version: () => model.version,
+    refused: async (item) => {
+      if (item.state !== "stale") return;
+      // The game changed elsewhere: show it as it is now; the refused tap stays queued.
+      try {
+        await reload();
+        $("notice").textContent = t("common.conflict");
+        $("notice").hidden = false;
+      } catch (e) {
+        showError(errorBox, e);
+      }
+      render();
+    },
+  });
   $("combine").addEventListener("click", () => { pad.combine = !pad.combine; renderPad(); });
   $("enter").addEventListener("click", enter);
   $("clear").addEventListener("click", () => { resetPad(); renderPad(); });
@@ -323,6 +420,7 @@ async function main() {
       await api("POST", `/api/games/${id}/check`, {}, candidate);
       saveToken(id, candidate);
       token = candidate;
+      outbox.token = token;
       showError(errorBox, null);
       render();
     } catch (err) {
@@ -330,9 +428,10 @@ async function main() {
     }
   });
   document.addEventListener("keydown", onKey);
-  window.addEventListener("resize", renderTable);
+  window.addEventListener("resize", render);
   render();
   document.body.dataset.ready = I.lang;
+  if (token) outbox.pump();
 }
 
 main();

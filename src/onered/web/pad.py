@@ -1,0 +1,74 @@
+"""What the marker's pad and the play page may offer now, from the referee's knowledge.
+
+:func:`onered.rules.possible.possible` says, in the rules' own terms, which scoring parts and
+first hits are possible for the player to play; this module only names them the way the
+pages do — the marker's taps (:class:`onered.web.marking.Part`), the balls by their role for
+the striker — and adds the balls in baulk a player from hand may not strike directly. The
+pages show each ``why`` from their catalogue (``reason.<code>``), never decide it.
+"""
+
+from __future__ import annotations
+
+from onered.rules import GameState, ScoreKind
+from onered.rules.model import IN_OFF_OF, POT_OF, Ball
+from onered.rules.possible import Reason, Why, balls_in_baulk, possible
+from onered.web.marking import Hit, Part, Role
+
+
+def why_json(why: Why | None) -> dict[str, str] | None:
+    """A reason as the pages read it: ``{"reason": code, "ball": colour}`` or ``null``."""
+    if why is None:
+        return None
+    out = {"reason": why.reason.value}
+    if why.ball is not None:
+        out["ball"] = why.ball.value
+    return out
+
+
+def pad_json(state: GameState) -> dict[str, object]:
+    """``stroke``: why no stroke can be marked (``null``: one can); ``parts``, ``first_hit``
+    and ``off_table``: each tap of the pad with why it is impossible now (``null``: it is
+    possible); ``in_baulk``: the balls whose centre is in baulk."""
+    p = possible(state)
+    in_baulk = [b.value for b in balls_in_baulk(state)]
+    if p.striker is None:
+        over = why_json(p.stroke)
+        return {
+            "stroke": over,
+            "parts": {part.value: over for part in Part},
+            "first_hit": {hit.value: over for hit in Hit},
+            "off_table": {role.value: over for role in Role},
+            "in_baulk": in_baulk,
+        }
+    opponent = state.match.balls[1 - p.striker]
+    scores = p.scores
+    hits = p.first_hit
+    object_balls = (opponent, Ball.RED)
+    # "No score" says an object ball was hit: one must be on the table.
+    no_object = None if any(hits[b] is None for b in object_balls) else Why(Reason.NO_OBJECT_BALL)
+    parts: dict[Part, Why | None] = {
+        Part.CANNON: scores[ScoreKind.CANNON],
+        Part.POT_RED: scores[POT_OF[Ball.RED]],
+        Part.POT_OPPONENT: scores[POT_OF[opponent]],
+        Part.IN_OFF_RED: scores[IN_OFF_OF[Ball.RED]],
+        Part.IN_OFF_OPPONENT: scores[IN_OFF_OF[opponent]],
+        Part.NO_SCORE: no_object,
+        Part.MISS: None,
+    }
+    first_hit = {
+        Hit.RED: hits[Ball.RED],
+        Hit.OPPONENT: hits[opponent],
+        Hit.BOTH: scores[ScoreKind.CANNON],
+    }
+    off_table: dict[Role, Why | None] = {
+        Role.RED: hits[Ball.RED],
+        Role.OPPONENT: hits[opponent],
+        Role.OWN: None,  # on the table, or in hand and being played: it can always leave it
+    }
+    return {
+        "stroke": None,
+        "parts": {k.value: why_json(v) for k, v in parts.items()},
+        "first_hit": {k.value: why_json(v) for k, v in first_hit.items()},
+        "off_table": {k.value: why_json(v) for k, v in off_table.items()},
+        "in_baulk": in_baulk,
+    }
