@@ -49,7 +49,11 @@ CREATE TABLE IF NOT EXISTS lines (
     PRIMARY KEY (game_id, seq)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS games_updated ON games(updated);
+CREATE INDEX IF NOT EXISTS games_created ON games(created);
+CREATE INDEX IF NOT EXISTS games_mode_updated ON games(mode, updated);
 """
+#: Most game ids one search may name (``ids``: the games whose secrets a browser holds).
+MAX_SEARCH_IDS = 500
 
 
 class Mode(Enum):
@@ -92,6 +96,10 @@ class GameRow:
 def hash_token(token: str) -> str:
     """What is stored of a game's secret: its SHA-256, hex."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def _casefold(text: object) -> str | None:
+    return text.casefold() if isinstance(text, str) else None
 
 
 def _row(r: sqlite3.Row) -> GameRow:
@@ -171,6 +179,8 @@ class Store:
                 f"data folder {self.data_dir}: cannot open the database: {exc}"
             ) from exc
         conn.row_factory = sqlite3.Row
+        # names are searched case-insensitively in any script (SQLite's lower() is ASCII only)
+        conn.create_function("casefold", 1, _casefold, deterministic=True)
         try:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=FULL")
@@ -214,6 +224,64 @@ class Store:
                 "SELECT * FROM games ORDER BY updated DESC, id LIMIT ? OFFSET ?", (limit, offset)
             ).fetchall()
         return [_row(r) for r in rows]
+
+    def search(
+        self,
+        *,
+        player: str | None = None,
+        exact: bool = False,
+        since: float | None = None,
+        until: float | None = None,
+        modes: Sequence[Mode] = (),
+        finished: bool | None = None,
+        ids: Sequence[str] | None = None,
+        limit: int = 100,
+        offset: int = 0,
+    ) -> tuple[list[GameRow], int]:
+        """Games that pass every filter given, the most recently changed first, and how many
+        pass. ``player``: part of either player's name (``exact``: the whole name), compared
+        case-folded; ``since``/``until``: created in ``[since, until)``; ``modes``: any of
+        them; ``finished``: won or not; ``ids``: only these games. The created date and the
+        mode use indexes; names are read from the summary."""
+        where: list[str] = []
+        args: list[object] = []
+        if player is not None:
+            names = "casefold(json_extract(summary, '$.players[{}]'))"
+            if exact:
+                where.append(f"({names.format(0)} = ? OR {names.format(1)} = ?)")
+                args += [player.casefold()] * 2
+            else:
+                where.append(
+                    f"(instr({names.format(0)}, ?) > 0 OR instr({names.format(1)}, ?) > 0)"
+                )
+                args += [player.casefold()] * 2
+        if since is not None:
+            where.append("created >= ?")
+            args.append(since)
+        if until is not None:
+            where.append("created < ?")
+            args.append(until)
+        if modes:
+            where.append(f"mode IN ({', '.join('?' * len(modes))})")
+            args += [m.value for m in modes]
+        if finished is not None:
+            null = "IS NOT NULL" if finished else "IS NULL"
+            where.append(f"json_extract(summary, '$.winner') {null}")
+        if ids is not None:
+            if len(ids) > MAX_SEARCH_IDS:
+                raise ValueError(f"ids: at most {MAX_SEARCH_IDS} games, got {len(ids)}")
+            where.append(f"id IN ({', '.join('?' * len(ids))})")
+            args += list(ids)
+        clause = f" WHERE {' AND '.join(where)}" if where else ""
+        with self._lock:
+            total: int = self._conn.execute(f"SELECT COUNT(*) FROM games{clause}", args).fetchone()[
+                0
+            ]
+            rows = self._conn.execute(
+                f"SELECT * FROM games{clause} ORDER BY updated DESC, id LIMIT ? OFFSET ?",
+                [*args, limit, offset],
+            ).fetchall()
+        return [_row(r) for r in rows], total
 
     def count(self) -> int:
         with self._lock:
@@ -267,6 +335,13 @@ class Store:
                 [(game_id, seq, line) for seq, line in enumerate(lines)],
             )
         return game_id, token
+
+    def delete(self, game_id: str) -> bool:
+        """Delete a game: its row and its lines, in one transaction. False if there was none."""
+        with self._lock, self._transaction():
+            self._conn.execute("DELETE FROM lines WHERE game_id = ?", (game_id,))
+            gone = self._conn.execute("DELETE FROM games WHERE id = ?", (game_id,)).rowcount
+        return gone > 0
 
     @contextmanager
     def edit(self, game_id: str, expected: int | None = None) -> Iterator[Edit]:
