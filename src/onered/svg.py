@@ -245,18 +245,23 @@ def draw_shot(
         for name, p in result.rest.items()
         if p is not None
     ]
-    heading = escape(title) if title else "onered shot"
+    return _document(frame, title or "onered shot", _caption(result), body)
+
+
+def _document(frame: _Frame, title: str, caption: str, body: list[str]) -> str:
+    """The SVG document around a drawing's ``body``, with its title above the table and
+    the caption below."""
+    heading = escape(title)
     mid_x = f"{frame.width_mm / 2:.1f}"
-    body.append(
+    body = [
+        *body,
         f'<text x="{mid_x}" y="{_TITLE_BAND * 1000 * 0.62:.1f}" text-anchor="middle" '
         f'font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-size="34" '
-        f'fill="#2b2b2b">{heading}</text>'
-    )
-    body.append(
+        f'fill="#2b2b2b">{heading}</text>',
         f'<text x="{mid_x}" y="{frame.height_mm - _CAPTION_BAND * 1000 * 0.35:.1f}" '
         f'text-anchor="middle" font-family="DejaVu Sans, Helvetica, Arial, sans-serif" '
-        f'font-size="28" fill="#444">{escape(_caption(result))}</text>'
-    )
+        f'font-size="28" fill="#444">{escape(caption)}</text>',
+    ]
     w, h = f"{frame.width_mm:.1f}", f"{frame.height_mm:.1f}"
     defs = (
         "<defs>"
@@ -286,3 +291,47 @@ def draw_shot(
 def save_svg(path: str | Path, svg: str) -> None:
     """Write an SVG document (UTF-8)."""
     Path(path).write_text(svg, encoding="utf-8")
+
+
+def draw_shots(
+    positions_before: Mapping[str, Vec2],
+    shots: Sequence[tuple[ShotResult, str, str]],
+    cue_ball: str,
+    *,
+    table: TableSpec | None = None,
+    title: str | None = None,
+    caption: str = "",
+    ball_radius: float = BALL_RADIUS,
+) -> str:
+    """An SVG document of several alternative shots from one position (the coach's
+    suggestions): the table, the balls where they stand, and each shot's paths in its own
+    colour — ``shots`` is ``(result, colour, label)``, the first drawn on top; the
+    ``cue_ball``'s path solid, the object balls' dashed, the label where the cue ball stops."""
+    table = table or TableSpec()
+    frame = _Frame(table)
+    body: list[str] = _table(table, frame)
+    for result, colour, label in reversed(shots):
+        moved = [name for name in result.paths if _path_data(result.paths[name], frame)]
+        cue = cue_ball if cue_ball in moved else None
+        for name in moved:
+            dash = "" if name == cue else ' stroke-dasharray="14 10"'
+            body.append(
+                f'<path class="path" d="{_path_data(result.paths[name], frame)}" fill="none" '
+                f'stroke="{colour}" stroke-opacity="0.95" stroke-width="6" '
+                f'stroke-linecap="round" stroke-linejoin="round"{dash}>'
+                f"<title>{escape(label)}: {escape(name)}</title></path>"
+            )
+        if cue is not None:
+            path = result.paths[cue]
+            end = position_at(path, path[-1].t1, path[-1].p0)
+            body.append(
+                f'<circle cx="{frame.x(end[0])}" cy="{frame.y(end[1])}" r="24" '
+                f'fill="{colour}" stroke="#1a1a1a" stroke-width="2"/>'
+                f'<text x="{frame.x(end[0])}" y="{float(frame.y(end[1])) + 10:.1f}" '
+                f'text-anchor="middle" font-family="DejaVu Sans, Helvetica, Arial, sans-serif" '
+                f'font-size="28" font-weight="bold" fill="#1a1a1a">{escape(label)}</text>'
+            )
+    body += [
+        _ball(name, p, ball_radius, frame, start=False) for name, p in positions_before.items()
+    ]
+    return _document(frame, title or "onered", caption, body)

@@ -22,6 +22,7 @@ SUBCOMMANDS: dict[str, str] = {
     "play": "onered.cli.play",
     "replay": "onered.cli.replay",
     "stats": "onered.cli.stats",
+    "advise": "onered.cli.advise",
 }
 
 

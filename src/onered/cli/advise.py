@@ -1,0 +1,177 @@
+"""``onered advise``: the coach's best strokes for a position — from a position file (the
+written position, or its JSON form) or from a game record at stroke N."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from onered.coach import Advice
+    from onered.game.model import Position
+
+HELP = "advise on a position: the best strokes for a level, with their odds (--svg: draw them)"
+#: Colours of the suggestions by rank (the web page uses the same).
+RANK_COLOURS = ("#ffd23f", "#3fc1ff", "#ff5fa2", "#8cff5a", "#ff9b3f")
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``onered advise``."""
+    parser.add_argument(
+        "file",
+        metavar="FILE",
+        nargs="?",
+        help="a position: written as 'onered.rules.position' writes it, or its JSON form "
+        "(see docs/coach.md); '-' reads standard input",
+    )
+    parser.add_argument(
+        "--record", metavar="GAME", type=Path, help="a game record (JSON Lines) instead of FILE"
+    )
+    parser.add_argument(
+        "--stroke",
+        metavar="N",
+        type=int,
+        help="with --record: advise on the position before stroke N (1 = the first)",
+    )
+    parser.add_argument("--level", default="pro", help="the player's level (default: pro)")
+    parser.add_argument("--lang", choices=("ru", "en"), default="en", help="language of the words")
+    parser.add_argument("--json", action="store_true", help="print the advice as JSON")
+    parser.add_argument("--svg", metavar="FILE", type=Path, help="draw the suggestions into FILE")
+    parser.add_argument("--count", type=int, default=5, help="suggestions to give (default 5)")
+    parser.add_argument(
+        "--samples", type=int, default=200, help="noise samples per stroke (default 200)"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the noise samples")
+
+
+class _InputError(Exception):
+    """Bad input: the message is printed and the exit status is 2."""
+
+
+def _read_text(name: str) -> str:
+    try:
+        if name == "-":
+            return sys.stdin.read()
+        return Path(name).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise _InputError(f"cannot read {name}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise _InputError(f"{name} is not UTF-8 text: {exc.reason}") from None
+
+
+def _position_from_file(name: str) -> Position:
+    """A position file: the JSON form when it starts with '{', else the written form."""
+    from onered.coach import AdviceError
+    from onered.coach.position import position_from_json
+    from onered.game.model import Position
+
+    text = _read_text(name)
+    if text.lstrip().startswith("{"):
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise _InputError(f"{name}: not valid JSON: {exc.msg} (line {exc.lineno})") from None
+        try:
+            return position_from_json(obj)
+        except AdviceError as exc:
+            raise _InputError(f"{name}: {exc}") from None
+    try:
+        from onered.rules import position as written  # type: ignore[attr-defined]
+    except ImportError:
+        raise _InputError(
+            f"{name}: not JSON, and this version cannot read written positions"
+        ) from None
+    try:
+        state = written.read(text)
+    except ValueError as exc:
+        raise _InputError(f"{name}: {exc}") from None
+    unknown = sorted(b.value for b, p in state.table.items() if p is None)
+    if unknown:
+        raise _InputError(f"{name}: the position does not say where the {unknown[0]} stands")
+    return Position(balls={b: p for b, p in state.table.items() if p is not None}, state=state)
+
+
+def _position_from_record(path: Path, stroke: int | None) -> Position:
+    from onered.coach import AdviceError
+    from onered.coach.position import position_before
+    from onered.game.record import RecordError, read_record
+
+    if stroke is None:
+        raise _InputError("--record needs --stroke N (the stroke to advise on)")
+    try:
+        with open(path, encoding="utf-8") as handle:
+            record = read_record(handle)
+    except OSError as exc:
+        raise _InputError(f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise _InputError(f"{path} is not UTF-8 text: {exc.reason}") from None
+    except RecordError as exc:
+        raise _InputError(f"{path}: {exc}") from None
+    lines: list[Any] = [record.header_data, *(e.data for e in record.entries)]
+    try:
+        return position_before(lines, stroke)
+    except AdviceError as exc:
+        raise _InputError(f"{path}: {exc}") from None
+
+
+def draw(advice: Advice, title: str) -> str:
+    """The suggestions drawn on the table (paths in the colours of their ranks)."""
+    from onered.svg import draw_shots
+
+    position = advice.position
+    before = {b.value: p for b, p in position.balls.items()}
+    shots = []
+    for s in advice.suggestions:
+        placed = s.action.placed
+        if placed is not None:
+            before[position.cue_ball.value] = placed  # the best suggestion's placement
+            break
+    for s in advice.suggestions:
+        colour = RANK_COLOURS[(s.rank - 1) % len(RANK_COLOURS)]
+        shots.append((s.shot, colour, str(s.rank)))
+    caption = " · ".join(
+        f"{s.rank}: {100 * s.odds.p_score:.0f}% {s.odds.value:+.1f}" for s in advice.suggestions
+    )
+    return draw_shots(before, shots, position.cue_ball.value, title=title, caption=caption)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Exit status 0 with the advice printed, 2 for input that cannot be advised on."""
+    from onered.coach import AdviceError, Coach, level_strength
+    from onered.coach.report import advice_json, advice_text
+    from onered.texts import Lang
+
+    try:
+        if (args.file is None) == (args.record is None):
+            raise _InputError("give a position FILE or --record GAME --stroke N (one of them)")
+        if args.stroke is not None and args.record is None:
+            raise _InputError("--stroke N goes with --record GAME")
+        strength = level_strength(args.level)
+        if args.record is not None:
+            position = _position_from_record(args.record, args.stroke)
+        else:
+            position = _position_from_file(args.file)
+        advice = Coach(strength).advise(
+            position, count=args.count, samples=args.samples, seed=args.seed
+        )
+    except _InputError as exc:
+        print(f"onered advise: {exc}", file=sys.stderr)
+        return 2
+    except AdviceError as exc:
+        print(f"onered advise: {exc}", file=sys.stderr)
+        return 2
+    lang = Lang(args.lang)
+    if args.svg is not None:
+        try:
+            args.svg.write_text(draw(advice, f"onered advise · {advice.level}"), encoding="utf-8")
+        except OSError as exc:
+            print(f"onered advise: cannot write {args.svg}: {exc.strerror}", file=sys.stderr)
+            return 2
+    if args.json:
+        print(json.dumps(advice_json(advice, lang), ensure_ascii=False, indent=1))
+    else:
+        print(advice_text(advice, lang))
+    return 0

@@ -1,0 +1,216 @@
+"""Positions the coach is asked about: a JSON form (the coach page's, and files), and the
+position before a stroke of a game record.
+
+The JSON form names what a player sees at the table::
+
+    {"balls": {"white": [0.95, 0.66], "red": [1.2, 2.9]},   # the balls on the table
+     "to_play": "white",                                   # the striker's ball
+     "score": [34, 20], "break": 12, "target": 100,        # score: white's, yellow's
+     "counters": {"cannons": 0, "hazards": 3, "red_run": 0},
+     "baulk_crossed": false, "players": ["Ivanov", "Petrov"]}
+
+Only ``balls`` is required. The striker's ball absent from ``balls`` is in hand (he plays
+from the D); the opponent's ball absent is off the table (potted, or before his first
+visit). ``baulk_crossed``: the baulk-line crossing of this hundred of the break is already
+made (2.13). The red's spot (for the spotting run, decision 5) is the spot it stands on.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from onered.coach.advice import AdviceError
+from onered.game.model import Position
+from onered.protocol.json_fields import ProtocolError
+from onered.protocol.referee import RefereeSession
+from onered.rules import Ball, Counters, GameState, Match, RulesError
+from onered.rules.model import CANNON_LIMIT, HAZARD_LIMIT
+from onered.rules.referee import RED_ON_SPOT_TOLERANCE, RED_SPOTS
+from onered.table import Point
+
+_BALLS = {b.value: b for b in Ball}
+_CUE_BALLS = (Ball.WHITE, Ball.YELLOW)
+_FIELDS = {"balls", "to_play", "score", "break", "target", "counters", "baulk_crossed", "players"}
+DEFAULT_PLAYERS = ("Player 1", "Player 2")
+
+
+def _show(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _int(value: Any, where: str, low: int, high: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise AdviceError(f"{where}: expected an integer of at least {low}, got {_show(value)}")
+    if high is not None and value > high:
+        raise AdviceError(f"{where}: expected at most {high}, got {value}")
+    return value
+
+
+def _point(value: Any, where: str) -> Point:
+    if (
+        not isinstance(value, list | tuple)
+        or len(value) != 2
+        or not all(
+            isinstance(c, int | float) and not isinstance(c, bool) and math.isfinite(c)
+            for c in value
+        )
+    ):
+        raise AdviceError(f"{where}: expected [x, y] in metres, got {_show(value)}")
+    return (float(value[0]), float(value[1]))
+
+
+def _red_spot(p: Point) -> Any:
+    for spot in RED_SPOTS:
+        if math.dist(p, spot.point) <= RED_ON_SPOT_TOLERANCE:
+            return spot
+    return None
+
+
+def position_from_json(obj: Any) -> Position:
+    """The position a JSON object describes (see the module docstring); :class:`AdviceError`
+    names the field at fault."""
+    if not isinstance(obj, Mapping):
+        raise AdviceError(f"position: expected a JSON object, got {_show(obj)}")
+    unknown = sorted(set(obj) - _FIELDS)
+    if unknown:
+        raise AdviceError(
+            f"position: unknown field {unknown[0]!r} (expected {', '.join(sorted(_FIELDS))})"
+        )
+    raw_balls = obj.get("balls")
+    if not isinstance(raw_balls, Mapping):
+        raise AdviceError(f"balls: expected an object of ball: [x, y], got {_show(raw_balls)}")
+    balls: dict[Ball, Point] = {}
+    for name, at in raw_balls.items():
+        ball = _BALLS.get(name)
+        if ball is None:
+            raise AdviceError(f"balls: unknown ball {name!r} (expected white, yellow or red)")
+        if at is None:
+            raise AdviceError(
+                f"balls.{name}: null — put the ball on the table, or leave it out when it is "
+                "off the table"
+            )
+        balls[ball] = _point(at, f"balls.{name}")
+    to_play_name = obj.get("to_play", "white")
+    to_play = _BALLS.get(to_play_name) if isinstance(to_play_name, str) else None
+    if to_play not in _CUE_BALLS:
+        raise AdviceError(f"to_play: expected 'white' or 'yellow', got {_show(to_play_name)}")
+    striker = _CUE_BALLS.index(to_play)
+    target = _int(obj.get("target", 100), "target", 1)
+    score_raw = obj.get("score", [0, 0])
+    if not isinstance(score_raw, list | tuple) or len(score_raw) != 2:
+        raise AdviceError(f"score: expected [white's, yellow's], got {_show(score_raw)}")
+    score = (
+        _int(score_raw[0], "score[0]", 0, target - 1),
+        _int(score_raw[1], "score[1]", 0, target - 1),
+    )
+    brk = _int(obj.get("break", 0), "break", 0, score[striker])
+    counters_raw = obj.get("counters", {})
+    if not isinstance(counters_raw, Mapping) or set(counters_raw) - {
+        "cannons",
+        "hazards",
+        "red_run",
+    }:
+        raise AdviceError(
+            f"counters: expected {{cannons, hazards, red_run}}, got {_show(counters_raw)}"
+        )
+    counters = Counters(
+        cannons=_int(counters_raw.get("cannons", 0), "counters.cannons", 0, CANNON_LIMIT),
+        hazards=_int(counters_raw.get("hazards", 0), "counters.hazards", 0, HAZARD_LIMIT),
+        red_run=_int(counters_raw.get("red_run", 0), "counters.red_run", 0),
+    )
+    crossed = obj.get("baulk_crossed", False)
+    if not isinstance(crossed, bool):
+        raise AdviceError(f"baulk_crossed: expected true or false, got {_show(crossed)}")
+    players_raw = obj.get("players", list(DEFAULT_PLAYERS))
+    if (
+        not isinstance(players_raw, list | tuple)
+        or len(players_raw) != 2
+        or not all(isinstance(p, str) and p for p in players_raw)
+        or players_raw[0] == players_raw[1]
+    ):
+        raise AdviceError(f"players: expected two different names, got {_show(players_raw)}")
+    red = balls.get(Ball.RED)
+    if red is None:
+        raise AdviceError("balls.red: the red must be on the table")
+    state = GameState(
+        match=Match(target=target, players=(players_raw[0], players_raw[1]), balls=_CUE_BALLS),
+        table=dict(balls),
+        score=score,
+        stroke_no=1,
+        to_play=striker,
+        break_=brk,
+        counters=counters,
+        red_spot=_red_spot(red),
+        baulk_met=brk // 100 if crossed else brk // 100 - 1,
+    )
+    return Position(balls=dict(balls), state=state)
+
+
+def position_json(state: GameState) -> dict[str, Any]:
+    """The JSON form of the referee's state (read back by :func:`position_from_json`); a
+    ball on the table at a place the referee was not told is ``null`` (to be set up)."""
+    if state.match.balls != _CUE_BALLS:
+        # the JSON form gives the score as white's, yellow's: put it in that order
+        order = [state.match.balls.index(b) for b in _CUE_BALLS]
+    else:
+        order = [0, 1]
+    brk = state.break_
+    return {
+        "balls": {b.value: None if p is None else [p[0], p[1]] for b, p in state.table.items()},
+        "to_play": state.match.balls[state.to_play].value,
+        "score": [state.score[i] for i in order],
+        "break": brk,
+        "target": state.match.target,
+        "counters": {
+            "cannons": state.counters.cannons,
+            "hazards": state.counters.hazards,
+            "red_run": state.counters.red_run,
+        },
+        "baulk_crossed": state.baulk_met >= brk // 100,
+        "players": [state.match.players[i] for i in order],
+    }
+
+
+def state_before(lines: Iterable[Mapping[str, Any]], stroke: int) -> GameState:
+    """The referee's state before stroke number ``stroke`` (1 = the first) of a game given
+    by its referee-protocol lines (a game record's, or the web app's): after every earlier
+    line."""
+    if stroke < 1:
+        raise AdviceError(f"stroke: expected a stroke number of at least 1, got {stroke}")
+    session = RefereeSession()
+    seen = 0
+    for number, line in enumerate(lines, start=1):
+        if line.get("type") == "stroke":
+            seen += 1
+            if seen == stroke:
+                break
+        try:
+            session.feed(line)
+        except (ProtocolError, RulesError) as exc:
+            raise AdviceError(f"line {number}: {exc}") from None
+    else:
+        raise AdviceError(f"stroke: the game has {seen} strokes, there is no stroke {stroke}")
+    state = session.state
+    if state is None:  # pragma: no cover - a stroke line cannot come first (feed refuses it)
+        raise AdviceError("line 1: no match line")
+    if state.winner is not None:  # pragma: no cover - no stroke line after the end is judged
+        raise AdviceError(f"stroke {stroke}: the game was over")
+    return state
+
+
+def position_before(lines: Iterable[Mapping[str, Any]], stroke: int) -> Position:
+    """The position before stroke ``stroke`` of a game (:func:`state_before`), every ball
+    where the referee knows it; :class:`AdviceError` when a place is not known."""
+    state = state_before(lines, stroke)
+    unknown = sorted(b.value for b, p in state.table.items() if p is None)
+    if unknown:
+        raise AdviceError(
+            f"stroke {stroke}: the game does not say where the {' and the '.join(unknown)} "
+            "stood (a marked game records no positions); set the balls up by hand"
+        )
+    balls = {b: p for b, p in state.table.items() if p is not None}
+    return Position(balls=balls, state=state)

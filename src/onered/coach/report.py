@@ -1,0 +1,129 @@
+"""The advice written out: as JSON data (the API and ``onered advise --json``) and as a
+readable text report (``onered advise``), each with the words in one language."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from onered.coach.action import CueAction
+from onered.coach.advice import Advice, Odds, Suggestion
+from onered.coach.words import (
+    BALL_NAMES,
+    action_words,
+    label,
+    numbers_words,
+    odds_words,
+    reason_words,
+    stroke_words,
+)
+from onered.game.record import strike_json
+from onered.table import Point
+from onered.texts import Lang
+
+
+def _pt(p: Point) -> list[float]:
+    return [round(p[0], 5), round(p[1], 5)]
+
+
+def _action_json(a: CueAction) -> dict[str, Any]:
+    return {
+        "placed": None if a.placed is None else _pt(a.placed),
+        "strike": strike_json(a.strike),
+        "object_ball": None if a.object_ball is None else a.object_ball.value,
+        "cut": a.cut,
+        "fraction": a.fraction,
+        "thickness": None if a.thickness is None else a.thickness.value,
+        "side": a.side.value,
+        "running": a.running,
+        "spin": a.spin.value,
+        "pace": a.pace.value,
+        "cushion_first": a.cushion_first,
+    }
+
+
+def _odds_json(o: Odds) -> dict[str, Any]:
+    return {
+        "samples": o.samples,
+        "p_score": o.p_score,
+        "p_intended": o.p_intended,
+        "p_foul": o.p_foul,
+        "points": o.points,
+        "value": o.value,
+        "value_se": o.value_se,
+        "leave": o.value - o.points,
+        "value_scoring": o.value_scoring,
+        "value_failing": o.value_failing,
+        "points_scoring": o.points_scoring,
+    }
+
+
+def suggestion_json(
+    s: Suggestion, nxt: Suggestion | None, lang: Lang | None = None
+) -> dict[str, Any]:
+    """One suggestion as JSON data; with ``lang``, its words too."""
+    out: dict[str, Any] = {
+        "rank": s.rank,
+        "scores": [k.value for k in s.scores],
+        "points": s.points,
+        "pockets": [[b.value, p] for b, p in s.pockets],
+        "foul": s.foul,
+        "action": _action_json(s.action),
+        "odds": _odds_json(s.odds),
+        "reason": None if s.reason is None else s.reason.value,
+        "margin": s.margin,
+        "paths": {b.value: [_pt(p) for p in pts] for b, pts in s.paths.items()},
+        "rest": {name: None if p is None else _pt(p) for name, p in sorted(s.shot.rest.items())},
+    }
+    if lang is not None:
+        out["words"] = {
+            "stroke": stroke_words(s, lang),
+            "action": action_words(s.action, lang),
+            "numbers": numbers_words(s.action, lang),
+            "odds": odds_words(s.odds, bool(s.scores) and not s.foul, lang),
+            "reason": None if nxt is None else reason_words(s, nxt, lang),
+        }
+    return out
+
+
+def advice_json(advice: Advice, lang: Lang | None = None) -> dict[str, Any]:
+    """The advice as JSON data: the level, the samples per stroke, who is to play, and the
+    suggestions (best first); with ``lang``, every suggestion's words in that language."""
+    position = advice.position
+    items = advice.suggestions
+    return {
+        "level": advice.level,
+        "samples": advice.samples,
+        "cue_ball": position.cue_ball.value,
+        "from_hand": position.in_hand,
+        "lang": None if lang is None else lang.value,
+        "suggestions": [
+            suggestion_json(s, items[k + 1] if k + 1 < len(items) else None, lang)
+            for k, s in enumerate(items)
+        ],
+    }
+
+
+def advice_text(advice: Advice, lang: Lang) -> str:
+    """A readable report of the advice in ``lang``."""
+    position = advice.position
+    head = [
+        label("title", lang),
+        f"{label('level', lang)}: {advice.level}",
+        label("to_play", lang, ball=BALL_NAMES[position.cue_ball][lang]),
+    ]
+    if position.in_hand:
+        head.append(label("from_hand", lang))
+    head.append(f"{advice.samples} {label('samples', lang)}")
+    lines = [" · ".join(head), ""]
+    items = advice.suggestions
+    if not items:
+        lines.append(label("nothing", lang))
+    for k, s in enumerate(items):
+        lines.append(f"{s.rank}. {stroke_words(s, lang)}")
+        lines.append(f"   {action_words(s.action, lang)}")
+        lines.append(f"   {numbers_words(s.action, lang)}")
+        lines.append(f"   {odds_words(s.odds, bool(s.scores) and not s.foul, lang)}")
+        if k + 1 < len(items):
+            lines.append(f"   {reason_words(s, items[k + 1], lang)}")
+        lines.append("")
+    return "\n".join(lines)
