@@ -1,0 +1,257 @@
+"""One game of the environment: the game loop, the seats, the stroke cap.
+
+:class:`Frame` is shared by the Gymnasium, PettingZoo and vector forms. It drives an
+:class:`onered.game.Game` — every stroke is read by the bridge and judged by the referee
+there, never here — and adds only what an environment needs: who sits where, the foul
+option and the placement taken from an action (:mod:`onered.env.spaces`), a built-in
+opponent's visits, and the cap on strokes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from onered.env.opponents import check_opponent, make_opponent
+from onered.env.spaces import Decision, observe, to_action
+from onered.game import BALL_ORDER, Action, Game, PhysicsSimulator, Position, StrokeRecord
+from onered.physics import Params, TableSpec, simulate_batch, strike_to_launch
+from onered.physics.types import ShotResult, Strike
+from onered.players import Player
+from onered.rules import Match, Option
+from onered.table import Point
+
+#: The players' names in the referee's match: the agent (or player_0/player_1 in the
+#: two-agent form) and the built-in opponent.
+AGENT = "agent"
+OPPONENT = "opponent"
+#: Seeds for the opponents are drawn below this bound from the episode's generator.
+SEED_BOUND = 2**31
+
+
+@dataclass(frozen=True)
+class LeanSimulator(PhysicsSimulator):
+    """The real table without trajectories: the game loop needs only the event log and
+    the rest positions, and the engine's ``paths=False`` form skips building the paths
+    (same events, same rest positions; the environment keeps no record to draw)."""
+
+    def simulate(self, balls: Mapping[str, Point], cue_ball: str, strike: Strike) -> ShotResult:
+        launch = strike_to_launch(strike, self.params)
+        return simulate_batch(balls, cue_ball, [launch], self.params, self.table, paths=False)[0]
+
+
+#: A stroke as the engine sees it: the balls (name -> centre, in the game's order), the
+#: cue ball's name and the strike.
+Shot = tuple[dict[str, Point], str, Strike]
+
+
+class _Prepared:
+    """The game's simulator in an environment: the lean table, or the result of the next
+    stroke when it was simulated beforehand with other tables' strokes
+    (:meth:`expect`). A prepared result is used only for exactly the stroke it was
+    simulated for; anything else is simulated here."""
+
+    def __init__(self, table: LeanSimulator) -> None:
+        self.table = table
+        self._next: tuple[Shot, ShotResult] | None = None
+
+    def expect(self, shot: Shot, result: ShotResult) -> None:
+        self._next = (shot, result)
+
+    def simulate(self, balls: Mapping[str, Point], cue_ball: str, strike: Strike) -> ShotResult:
+        prepared, self._next = self._next, None
+        if prepared is not None:
+            (b, c, s), result = prepared
+            if c == cue_ball and s == strike and list(b.items()) == list(balls.items()):
+                return result
+        return self.table.simulate(balls, cue_ball, strike)
+
+    def check(self, balls: Mapping[str, Point]) -> None:
+        self.table.check(balls)
+
+    def describe(self) -> dict[str, Any]:
+        return self.table.describe()
+
+
+class _Options(Mapping[Option, Position]):
+    """The foul options' positions (:meth:`Game.option_positions`), worked out only when
+    a player looks at them: the random player does not, and it is a tenth of its step."""
+
+    def __init__(self, game: Game) -> None:
+        self._game = game
+        self._positions: dict[Option, Position] | None = None
+
+    def _get(self) -> dict[Option, Position]:
+        if self._positions is None:
+            self._positions = self._game.option_positions()
+        return self._positions
+
+    def __getitem__(self, option: Option) -> Position:
+        return self._get()[option]
+
+    def __iter__(self) -> Iterator[Option]:
+        return iter(self._get())
+
+    def __len__(self) -> int:
+        return len(self._get())
+
+
+class ConfigError(ValueError):
+    """An environment setting that cannot be used; the message names it."""
+
+
+@dataclass(frozen=True)
+class Config:
+    """The environment's settings.
+
+    ``target``: points to win (2.1); ``max_strokes``: strokes of both players after which
+    the episode is truncated; ``opponent``: ``random`` or an AI level (single-agent form
+    only); ``agent_first``: the agent plays first (with the white) — ``None`` draws the
+    order from the episode's seed; ``clip``: clip out-of-range actions (else an error).
+    """
+
+    target: int = 100
+    max_strokes: int = 1000
+    opponent: str = "random"
+    agent_first: bool | None = None
+    clip: bool = True
+    params: Params = field(default_factory=Params)
+    table: TableSpec = field(default_factory=TableSpec)
+
+    def __post_init__(self) -> None:
+        for name in ("target", "max_strokes"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ConfigError(f"{name}: expected a positive integer, got {value!r}")
+        object.__setattr__(self, "opponent", check_opponent(self.opponent))
+        if self.agent_first is not None and not isinstance(self.agent_first, bool):
+            raise ConfigError(
+                f"agent_first: expected True, False or None, got {self.agent_first!r}"
+            )
+        if not isinstance(self.params, Params) or not isinstance(self.table, TableSpec):
+            raise ConfigError("params/table: expected onered.physics Params and TableSpec")
+
+
+class Frame:
+    """One game in an environment: ``seat`` players (names) in the referee's order, the
+    game, and the strokes played. Built by :meth:`start`."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.simulator = _Prepared(LeanSimulator(config.params, config.table))
+        self.game: Game
+        self.names: tuple[str, str] = (AGENT, OPPONENT)
+        self.opponent: Player | None = None
+        self.strokes = 0
+
+    def start(self, names: tuple[str, str], opponent: Player | None) -> None:
+        """A new game: ``names[0]`` plays first with the white; ``opponent`` (if any)
+        plays for :data:`OPPONENT`."""
+        self.names = names
+        self.opponent = opponent
+        self.game = Game(Match(self.config.target, names), self.simulator)
+        self.strokes = 0
+
+    def start_single(self, rng: np.random.Generator) -> None:
+        """A new single-agent game: the order (``agent_first``, or a draw) and the
+        opponent's seed come from ``rng``, in that order."""
+        first = self.config.agent_first
+        if first is None:
+            first = bool(rng.integers(2))
+        seed = int(rng.integers(SEED_BOUND))
+        opponent = make_opponent(
+            self.config.opponent, seed, params=self.config.params, table=self.config.table
+        )
+        self.start((AGENT, OPPONENT) if first else (OPPONENT, AGENT), opponent)
+
+    # --- what the game is now -------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.game.state.winner is not None
+
+    @property
+    def truncated(self) -> bool:
+        return not self.over and self.strokes >= self.config.max_strokes
+
+    @property
+    def done(self) -> bool:
+        return self.over or self.strokes >= self.config.max_strokes
+
+    def seat(self, name: str) -> int:
+        """The referee's index of player ``name``."""
+        return 0 if self.names[0] == name else 1
+
+    def to_play(self) -> str:
+        return self.names[self.game.state.to_play]
+
+    def score(self, name: str) -> int:
+        return self.game.state.score[self.seat(name)]
+
+    def margin(self, name: str) -> int:
+        """``name``'s score minus his opponent's."""
+        s = self.game.state.score
+        k = self.seat(name)
+        return s[k] - s[1 - k]
+
+    def observe(self, name: str) -> np.ndarray:
+        game = self.game
+        used = min(1.0, self.strokes / self.config.max_strokes)
+        return observe(game.state, game.balls, self.seat(name), used)
+
+    # --- strokes --------------------------------------------------------------------------
+
+    def prepare(self, decision: Decision) -> Action:
+        """The player to play takes ``decision``'s foul option when one is pending, and
+        the action of his stroke is returned (to :meth:`play`)."""
+        game = self.game
+        if game.state.choice_pending:
+            game.choose(decision.option)
+        return to_action(decision, game.balls, game.state)
+
+    def play(self, action: Action) -> StrokeRecord:
+        """The player to play plays ``action`` (the game loop reads and judges it)."""
+        record = self.game.play(action)
+        self.strokes += 1
+        return record
+
+    def decide(self, decision: Decision) -> StrokeRecord:
+        """The player to play takes ``decision``: the foul option, then his stroke."""
+        return self.play(self.prepare(decision))
+
+    def opponent_action(self) -> Action | None:
+        """The built-in opponent's next stroke (after his foul option, when one is
+        pending), or ``None`` when it is not his turn, the game is over or no stroke
+        remains."""
+        opponent, game = self.opponent, self.game
+        if (
+            opponent is None
+            or game.state.winner is not None
+            or self.strokes >= self.config.max_strokes
+            or self.to_play() != OPPONENT
+        ):
+            return None
+        if game.state.choice_pending:
+            game.choose(opponent.choose(_Options(game)))
+        return opponent.decide(game.position)
+
+    def opponent_visit(self) -> None:
+        """The built-in opponent plays while it is his turn, the game is on and strokes
+        remain."""
+        action = self.opponent_action()
+        while action is not None:
+            self.play(action)
+            action = self.opponent_action()
+
+    def shot(self, action: Action) -> Shot:
+        """What the engine will be asked to simulate when ``action`` is played now: the
+        game loop's own ``before`` (a placed ball at its place, balls in game order)."""
+        game = self.game
+        balls = dict(game.balls)
+        me = game.state.match.balls[game.state.to_play]
+        if action.placed is not None:
+            balls[me] = (float(action.placed[0]), float(action.placed[1]))
+        return ({b.value: balls[b] for b in BALL_ORDER if b in balls}, me.value, action.strike)

@@ -1,0 +1,102 @@
+"""The built-in opponents of the environment: a random player (fast) and the AI levels.
+
+:class:`RandomPlayer` follows the :class:`~onered.players.Player` protocol, so the game
+loop asks it exactly what it asks an AI player; its every draw comes from its own seeded
+``random.Random``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping
+
+from onered.env.spaces import place_in_d
+from onered.game.loop import placement_problem
+from onered.game.model import Action, LagChoice, Position
+from onered.physics import Params, TableSpec
+from onered.physics.types import Strike
+from onered.players import STRENGTHS, Player, make_player
+from onered.rules import Option
+from onered.table import BAULK_Y, D_CENTRE, D_RADIUS, Point
+
+#: The random player's launch speeds (m/s): from a gentle touch to a power stroke.
+RANDOM_SPEEDS = (0.5, 6.0)
+#: The random player's tip offsets stay within this fraction of R of the centre.
+RANDOM_TIP = 0.5
+#: Tries at a random place in the D before the random player takes the first free one of
+#: a fixed list (two balls in the D rarely cover a random place; the bound keeps it finite).
+PLACE_TRIES = 64
+
+
+class RandomPlayer:
+    """A random legal stroke: aim uniform round the circle, speed uniform in
+    :data:`RANDOM_SPEEDS`, tip offset uniform in the disc of :data:`RANDOM_TIP` R, a
+    level cue; from hand, a uniform place in the D clear of the balls; after a foul, either
+    option with equal chance."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    @property
+    def description(self) -> str:
+        return "random"
+
+    def lag(self, start: Point) -> Strike:
+        """A random lag: straight up the table at a random speed."""
+        return Strike(self.rng.uniform(1.5, 3.5), 90.0)
+
+    def lag_choice(self) -> LagChoice:
+        return LagChoice()
+
+    def choose(self, options: Mapping[Option, Position]) -> Option:
+        return Option.FROM_D if self.rng.random() < 0.5 else Option.AS_THEY_LIE
+
+    def decide(self, position: Position) -> Action:
+        rng = self.rng
+        aim = rng.uniform(-180.0, 180.0)
+        speed = rng.uniform(*RANDOM_SPEEDS)
+        r = RANDOM_TIP * math.sqrt(rng.random())
+        a = rng.uniform(-math.pi, math.pi)
+        strike = Strike(speed, aim, r * math.cos(a), r * math.sin(a))
+        if not position.in_hand:
+            return Action(strike)
+        return Action(strike, self._place(position))
+
+    def _place(self, position: Position) -> Point:
+        balls, me = position.balls, position.cue_ball
+        for _ in range(PLACE_TRIES):
+            r = D_RADIUS * math.sqrt(self.rng.random())
+            a = self.rng.uniform(0.0, math.pi)
+            p = (D_CENTRE[0] + r * math.cos(a), BAULK_Y - r * math.sin(a))
+            if placement_problem(balls, me, p) is None:
+                return p
+        return place_in_d(balls, me, D_CENTRE)
+
+
+#: The opponents by name: ``random`` and the AI levels (``ai:<level>`` is accepted too).
+OPPONENTS: tuple[str, ...] = ("random", *STRENGTHS)
+
+
+class OpponentError(ValueError):
+    """An opponent name the environment does not know."""
+
+
+def check_opponent(name: object) -> str:
+    """The canonical opponent name (``random`` or a level), or :class:`OpponentError`."""
+    if isinstance(name, str):
+        level = name.removeprefix("ai:")
+        if level in OPPONENTS:
+            return level
+    raise OpponentError(f"opponent: {name!r} is not one of {', '.join(OPPONENTS)} (or ai:<level>)")
+
+
+def make_opponent(
+    name: str, seed: int, *, params: Params | None = None, table: TableSpec | None = None
+) -> Player:
+    """The opponent ``name`` (see :func:`check_opponent`) seeded with ``seed``."""
+    level = check_opponent(name)
+    if level == "random":
+        return RandomPlayer(seed)
+    return make_player(f"ai:{level}", seed, params=params, table=table)

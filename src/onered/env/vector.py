@@ -1,0 +1,153 @@
+"""Many tables per call: a Gymnasium ``VectorEnv`` of ``onered/SnookerOneRed-v0``.
+
+Each table is the single-agent environment's :class:`~onered.env.core.Frame`, seeded and
+reset exactly as ``gymnasium.vector.SyncVectorEnv`` seeds and autoresets single
+environments (``reset(seed=s)`` seeds table ``i`` with ``s + i``; next-step autoreset), so
+the results are those of the single environments, table for table.
+
+A step runs in rounds: first every table's agent stroke, then, round after round, the
+opponents' strokes of the tables where the opponent is to play. The strokes of a round
+are simulated together through the batch engine (:func:`onered.physics.simulate_batch`,
+``paths=False``): one engine call per distinct position, as the engine's batch takes one
+position with many launches. Each game then plays its stroke through the game loop, which
+reads and judges it as ever (it is handed the result simulated for exactly that stroke).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+import numpy as np
+from gymnasium.utils import seeding
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from onered.env.core import AGENT, Config, Frame, Shot
+from onered.env.spaces import ACTION_NAMES, action_space, observation_space, read_action
+from onered.game import Action
+from onered.physics import simulate_batch, strike_to_launch
+
+
+class SnookerOneRedVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
+    """``num_envs`` tables of the single-agent environment; the other keyword arguments
+    are its settings (:class:`~onered.env.core.Config`)."""
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 - gymnasium's convention
+        "render_modes": [],
+        "autoreset_mode": AutoresetMode.NEXT_STEP,
+    }
+
+    def __init__(self, num_envs: int = 8, **settings: Any) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise ValueError(f"num_envs: expected a positive integer, got {num_envs!r}")
+        self.config = Config(**settings)
+        self.num_envs = num_envs
+        self.single_action_space = action_space()
+        self.single_observation_space = observation_space(self.config.target)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.frames = [Frame(self.config) for _ in range(num_envs)]
+        self._rngs: list[np.random.Generator | None] = [None] * num_envs
+        self._margins = [0] * num_envs
+        self._ended = np.zeros(num_envs, dtype=bool)
+        self._started = False
+
+    def reset(
+        self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Reset every table: ``seed`` an integer (table ``i`` gets ``seed + i``), a list
+        of seeds, or ``None`` (each table goes on with its own generator)."""
+        n = self.num_envs
+        if seed is None:
+            seeds: list[int | None] = [None] * n
+        elif isinstance(seed, int):
+            seeds = [seed + i for i in range(n)]
+        else:
+            seeds = list(seed)
+            if len(seeds) != n:
+                raise ValueError(f"seed: expected {n} seeds, got {len(seeds)}")
+        if isinstance(seed, int):
+            self._np_random, self._np_random_seed = seeding.np_random(seed)
+        for i, s in enumerate(seeds):
+            self._reset_table(i, s)
+        self._ended[:] = False
+        self._started = True
+        return self._observe(), self._infos()
+
+    def _reset_table(self, i: int, seed: int | None) -> None:
+        """As ``SnookerOneRedEnv.reset``: seed (or go on with) the table's generator, start
+        a game and play the opponent's first visit if he starts."""
+        rng = self._rngs[i]
+        if seed is not None or rng is None:
+            rng = self._rngs[i] = seeding.np_random(seed)[0]
+        frame = self.frames[i]
+        frame.start_single(rng)
+        frame.opponent_visit()
+        self._margins[i] = frame.margin(AGENT)
+
+    def step(
+        self, actions: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        n = self.num_envs
+        acts = np.asarray(actions)
+        if acts.shape != (n, len(ACTION_NAMES)):
+            raise ValueError(f"actions: expected shape {(n, len(ACTION_NAMES))}, got {acts.shape}")
+        rewards = np.zeros(n, dtype=np.float64)
+        ended = self._ended
+        jobs: list[tuple[int, Action]] = []
+        for i, frame in enumerate(self.frames):
+            if ended[i]:
+                self._reset_table(i, None)
+                continue
+            jobs.append((i, frame.prepare(read_action(acts[i], clip=self.config.clip))))
+        playing = [i for i, _ in jobs]
+        while jobs:
+            self._play(jobs)
+            jobs = []
+            for i in playing:
+                action = self.frames[i].opponent_action()
+                if action is not None:
+                    jobs.append((i, action))
+        terminated = np.zeros(n, dtype=bool)
+        truncated = np.zeros(n, dtype=bool)
+        for i in playing:
+            frame = self.frames[i]
+            margin = frame.margin(AGENT)
+            rewards[i] = margin - self._margins[i]
+            self._margins[i] = margin
+            terminated[i] = frame.over
+            truncated[i] = frame.truncated
+        self._ended = terminated | truncated
+        return self._observe(), rewards, terminated, truncated, self._infos()
+
+    def _play(self, jobs: list[tuple[int, Action]]) -> None:
+        """Simulate the round's strokes together, one engine call per distinct position,
+        then play each in its game."""
+        shots: list[Shot] = [self.frames[i].shot(action) for i, action in jobs]
+        groups: dict[tuple[object, ...], list[int]] = defaultdict(list)
+        for k, (balls, cue, _) in enumerate(shots):
+            groups[(cue, *balls.items())].append(k)
+        config = self.config
+        for members in groups.values():
+            balls, cue, _ = shots[members[0]]
+            launches = [strike_to_launch(shots[k][2], config.params) for k in members]
+            results = simulate_batch(balls, cue, launches, config.params, config.table, paths=False)
+            for k, result in zip(members, results, strict=True):
+                self.frames[jobs[k][0]].simulator.expect(shots[k], result)
+        for i, action in jobs:
+            self.frames[i].play(action)
+
+    def _observe(self) -> np.ndarray:
+        return np.stack([frame.observe(AGENT) for frame in self.frames])
+
+    def _infos(self) -> dict[str, Any]:
+        everyone = np.ones(self.num_envs, dtype=bool)
+        return {
+            "margin": np.array(self._margins, dtype=np.int64),
+            "_margin": everyone,
+            "strokes": np.array([f.strokes for f in self.frames], dtype=np.int64),
+            "_strokes": everyone.copy(),
+        }
