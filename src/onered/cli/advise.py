@@ -14,8 +14,6 @@ if TYPE_CHECKING:
     from onered.game.model import Position
 
 HELP = "advise on a position: the best strokes for a level, with their odds (--svg: draw them)"
-#: Colours of the suggestions by rank (the web page uses the same).
-RANK_COLOURS = ("#ffd23f", "#3fc1ff", "#ff5fa2", "#8cff5a", "#ff9b3f")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -119,6 +117,7 @@ def _position_from_record(path: Path, stroke: int | None) -> Position:
 
 def draw(advice: Advice, title: str) -> str:
     """The suggestions drawn on the table (paths in the colours of their ranks)."""
+    from onered.coach.report import RANK_COLOURS
     from onered.svg import draw_shots
 
     position = advice.position

@@ -20,6 +20,9 @@ from onered.game.record import strike_json
 from onered.table import Point
 from onered.texts import Lang
 
+#: Colours of the suggestions by rank, on the drawn table and the coach page.
+RANK_COLOURS = ("#ffd23f", "#3fc1ff", "#ff5fa2", "#8cff5a", "#ff9b3f")
+
 
 def _pt(p: Point) -> list[float]:
     return [round(p[0], 5), round(p[1], 5)]

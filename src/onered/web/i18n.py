@@ -392,6 +392,46 @@ UI: dict[str, dict[Lang, str]] = {
     "error.broken": _t(
         "Запись партии не удаётся воспроизвести.", "The game's record cannot be replayed."
     ),
+    # the coach page (the suggestions' own words come from the API, onered.coach.words)
+    "coach.title": _t("Тренер", "Coach"),
+    "coach.setup": _t("Позиция", "Position"),
+    "coach.tray": _t("Вне стола:", "Off the table:"),
+    "coach.drag_hint": _t(
+        "Перетаскивайте шары; шар, унесённый за борт, снимается со стола.",
+        "Drag the balls; a ball dragged off the table is taken off it.",
+    ),
+    "coach.ball.white": _t("белый", "white"),
+    "coach.ball.yellow": _t("жёлтый", "yellow"),
+    "coach.ball.red": _t("красный", "red"),
+    "coach.to_play": _t("Бьёт", "To play"),
+    "coach.level": _t("Уровень игрока", "Player's level"),
+    "coach.score_white": _t("Очки белого", "White's score"),
+    "coach.score_yellow": _t("Очки жёлтого", "Yellow's score"),
+    "coach.hazards": _t("Сыгрываний подряд", "Hazards in a row"),
+    "coach.cannons": _t("Карамболей подряд", "Cannons in a row"),
+    "coach.red_run": _t("Красный забит с отметки подряд", "Red pots from the spot in a row"),
+    "coach.baulk_crossed": _t(
+        "Линия дома в этой сотне серии уже пересечена",
+        "Baulk line already crossed in this hundred of the break",
+    ),
+    "coach.from_hand": _t(
+        "Биток не на столе: удар с руки из сектора.",
+        "The cue ball is in hand: it plays from the D.",
+    ),
+    "coach.advise": _t("Совет", "Advise"),
+    "coach.thinking": _t("Тренер думает…", "The coach is thinking…"),
+    "coach.suggestions": _t("Лучшие удары", "Best strokes"),
+    "coach.none": _t("Ни одного удара не найдено.", "No stroke found."),
+    "coach.meta": _t(
+        "Уровень {level}: {n} розыгрышей каждого удара с разбросом игрока; {ms} мс.",
+        "Level {level}: each stroke played {n} times with the player's spread; {ms} ms.",
+    ),
+    "coach.from_game": _t("Позиция перед ударом {stroke}.", "The position before stroke {stroke}."),
+    "coach.place_missing": _t(
+        "В партии не записано, где стояли шары ({balls}): поставьте их на стол.",
+        "The game does not say where some balls stood ({balls}): put them on the table.",
+    ),
+    "coach.ask": _t("Спросить тренера", "Ask the coach"),
 }
 
 

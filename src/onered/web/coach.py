@@ -1,0 +1,124 @@
+"""The coach's routes: the coach page, advice for a position, and the position before any
+stroke of a stored game.
+
+``POST /api/advise`` takes a position in the coach's JSON form (``onered.coach.position``)
+and a level, and answers the suggestions as ``onered.coach.report.advice_json`` writes them,
+with their words in the page's language. The advice takes a fraction of a second of CPU, so
+it runs in a worker thread, off the event loop. ``GET /api/coach/position?game=ID&stroke=N``
+gives the position before stroke N of a played or marked game (balls a marked game never
+placed are ``null``: the page asks for them to be set up).
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import FileResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from onered.coach import AdviceError, Coach, level_strength
+from onered.coach.position import position_from_json, position_json, state_before
+from onered.coach.report import RANK_COLOURS, advice_json
+from onered.players.strength import STRENGTHS
+from onered.protocol.json_fields import ProtocolError, loads_object
+from onered.texts import Lang
+
+router = APIRouter()
+STATIC_DIR = Path(__file__).parent / "static"
+#: The level the page offers first.
+DEFAULT_LEVEL = "pro"
+
+_coaches: dict[str, Coach] = {}
+_coaches_lock = threading.Lock()
+
+
+def _coach(level: str) -> Coach:
+    """One coach per level, kept between requests (its search caches leave values)."""
+    with _coaches_lock:
+        coach = _coaches.get(level)
+        if coach is None:
+            coach = _coaches[level] = Coach(level_strength(level))
+        return coach
+
+
+class AdviseBody(BaseModel):
+    """A position in the coach's JSON form, the player's level, the language of the words,
+    how many suggestions and noise samples per stroke."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    position: dict[str, Any]
+    level: str = DEFAULT_LEVEL
+    lang: Lang = Lang.EN
+    count: int = Field(default=5, ge=1, le=10)
+    samples: int = Field(default=200, ge=10, le=1000)
+    seed: int = Field(default=0, ge=0, le=2**31 - 1)
+
+
+@router.get("/coach", include_in_schema=False)
+def coach_page() -> FileResponse:
+    return FileResponse(STATIC_DIR / "coach.html", media_type="text/html")
+
+
+@router.get("/api/coach/levels")
+def levels() -> dict[str, Any]:
+    """The levels the coach advises for, and the colours of the ranks."""
+    default = DEFAULT_LEVEL if DEFAULT_LEVEL in STRENGTHS else next(iter(STRENGTHS))
+    return {"levels": list(STRENGTHS), "default": default, "colours": list(RANK_COLOURS)}
+
+
+@router.post("/api/advise")
+async def advise(body: AdviseBody) -> dict[str, Any]:
+    """The best strokes for the position at the level, ranked by expected value."""
+    try:
+        position = position_from_json(body.position)
+        coach = _coach(body.level)
+    except AdviceError as exc:
+        raise HTTPException(422, str(exc)) from None
+
+    def work() -> dict[str, Any]:
+        advice = coach.advise(position, count=body.count, samples=body.samples, seed=body.seed)
+        out = advice_json(advice, body.lang)
+        out["position"] = position_json(position.state)
+        return out
+
+    try:
+        return await run_in_threadpool(work)
+    except AdviceError as exc:
+        raise HTTPException(422, str(exc)) from None
+
+
+@router.get("/api/coach/position")
+def game_position(
+    request: Request,
+    game: str = Query(min_length=1, max_length=64),
+    stroke: int = Query(ge=1, le=1_000_000),
+) -> dict[str, Any]:
+    """The position before stroke ``stroke`` of stored game ``game``, in the coach's JSON
+    form (a ball whose place the game does not know is ``null``), and the stroke played
+    there (its strike and placement, when the game was played on the simulated table)."""
+    store = request.app.state.store
+    if store.game(game) is None:
+        raise HTTPException(404, f"game {game!r}: no such game")
+    try:
+        lines = [loads_object(text) for text in store.lines(game)]
+    except ProtocolError as exc:  # pragma: no cover - only judged lines are stored
+        raise HTTPException(500, f"game {game!r} cannot be read: {exc}") from None
+    try:
+        state = state_before(lines, stroke)
+    except AdviceError as exc:
+        raise HTTPException(422, str(exc)) from None
+    strokes = [line for line in lines if line.get("type") == "stroke"]
+    line = strokes[stroke - 1]
+    played = {k: line[k] for k in ("placed", "strike", "before") if line.get(k) is not None}
+    return {
+        "game": game,
+        "stroke": stroke,
+        "strokes": len(strokes),
+        "position": position_json(state),
+        "played": played,
+    }

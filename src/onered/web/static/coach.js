@@ -1,0 +1,337 @@
+// The coach page: set a position up by dragging balls onto the table (or open one from a
+// game's stroke), ask for advice, and see the best strokes drawn on the table, best first.
+import {
+  I, TableView, api, el, setupPage, showError, t, tableGeometry, word,
+} from "./common.js";
+
+const $ = (x) => document.getElementById(x);
+const BALLS = ["white", "yellow", "red"];
+const DEFAULT_BALLS = { white: [0.62, 2.05], yellow: [1.35, 1.2], red: [1.18, 2.75] };
+
+const page = {
+  table: null,
+  geometry: null,
+  balls: { ...DEFAULT_BALLS },
+  advice: null, // the last answer, for the balls as they were asked about
+  selected: null, // rank of the suggestion singled out, or null for all
+  drag: null, // { name, at: [x, y] | null, from: [x, y] | null }
+  colours: ["#ffd23f", "#3fc1ff", "#ff5fa2", "#8cff5a", "#ff9b3f"],
+  busy: false,
+};
+
+// --- the position ------------------------------------------------------------------------
+
+function num(id, fallback = 0) {
+  const v = Number($(id).value);
+  return Number.isFinite(v) ? Math.round(v) : fallback;
+}
+
+function positionJson() {
+  return {
+    balls: Object.fromEntries(Object.entries(page.balls).filter(([, p]) => p)),
+    to_play: $("to-play").value,
+    score: [num("score-white"), num("score-yellow")],
+    break: num("break"),
+    target: num("target", 100),
+    counters: { cannons: num("cannons"), hazards: num("hazards"), red_run: num("red-run") },
+    baulk_crossed: $("baulk-crossed").checked,
+  };
+}
+
+function setPosition(pos) {
+  page.balls = {};
+  for (const [name, p] of Object.entries(pos.balls || {})) page.balls[name] = p;
+  $("to-play").value = pos.to_play || "white";
+  $("score-white").value = (pos.score || [0, 0])[0];
+  $("score-yellow").value = (pos.score || [0, 0])[1];
+  $("break").value = pos.break || 0;
+  $("target").value = pos.target || 100;
+  const c = pos.counters || {};
+  $("cannons").value = c.cannons || 0;
+  $("hazards").value = c.hazards || 0;
+  $("red-run").value = c.red_run || 0;
+  $("baulk-crossed").checked = !!pos.baulk_crossed;
+}
+
+function changed() {
+  page.advice = null;
+  page.selected = null;
+  renderList();
+  render();
+}
+
+// --- drawing -----------------------------------------------------------------------------
+
+function polyline(g, table, points, colour, width, dash) {
+  if (points.length < 2) return;
+  g.save();
+  g.strokeStyle = colour;
+  g.lineWidth = width;
+  g.lineCap = "round";
+  g.lineJoin = "round";
+  g.setLineDash(dash);
+  g.beginPath();
+  points.forEach((p, i) => {
+    const [x, y] = table.px(p);
+    if (i === 0) g.moveTo(x, y);
+    else g.lineTo(x, y);
+  });
+  g.stroke();
+  g.restore();
+}
+
+function drawSuggestion(s, cue, alpha) {
+  const table = page.table;
+  const g = table.canvas.getContext("2d");
+  const colour = page.colours[(s.rank - 1) % page.colours.length];
+  const w = Math.max(2, 0.009 * table.scale);
+  g.save();
+  g.globalAlpha = alpha;
+  for (const [name, pts] of Object.entries(s.paths)) {
+    const dash = name === cue ? [] : [w * 2.2, w * 1.6];
+    polyline(g, table, pts, "rgba(0,0,0,0.45)", w + 2 * table.dpr, dash);
+    polyline(g, table, pts, colour, w, dash);
+  }
+  if (s.action.placed) table.drawBall(cue, s.action.placed, { ghost: true, outline: colour });
+  const path = s.paths[cue];
+  const end = path && path.length ? path[path.length - 1] : s.action.placed || page.balls[cue];
+  if (end) {
+    const [x, y] = table.px(end);
+    const r = Math.max(9, 0.03 * table.scale);
+    g.beginPath();
+    g.arc(x, y, r, 0, 2 * Math.PI);
+    g.fillStyle = colour;
+    g.fill();
+    g.lineWidth = Math.max(1, table.dpr * 1.5);
+    g.strokeStyle = "#1a1a1a";
+    g.stroke();
+    g.fillStyle = "#1a1a1a";
+    g.font = `bold ${Math.round(r * 1.2)}px system-ui, sans-serif`;
+    g.textAlign = "center";
+    g.textBaseline = "middle";
+    g.fillText(String(s.rank), x, y + r * 0.05);
+  }
+  g.restore();
+}
+
+function render() {
+  const table = page.table;
+  if (!table) return;
+  table.resize();
+  table.drawCloth();
+  const advice = page.advice;
+  if (advice) {
+    const items = [...advice.suggestions].reverse();
+    for (const s of items) {
+      const alpha = page.selected === null || page.selected === s.rank ? 1 : 0.18;
+      drawSuggestion(s, advice.cue_ball, alpha);
+    }
+  }
+  for (const name of BALLS) {
+    const p = page.balls[name];
+    if (p && !(page.drag && page.drag.name === name)) table.drawBall(name, p);
+  }
+  if (page.drag && page.drag.at) table.drawBall(page.drag.name, page.drag.at, { outline: "#ffd34d" });
+  const cue = $("to-play").value;
+  $("hand-note").hidden = !!page.balls[cue];
+  renderTray();
+}
+
+function renderTray() {
+  const tray = $("tray");
+  const off = BALLS.filter((b) => !page.balls[b] && !(page.drag && page.drag.name === b && page.drag.at));
+  tray.replaceChildren(
+    ...off.map((name) => {
+      const chip = el("button", { type: "button", class: "ball-chip", "data-ball": name },
+        el("span", { class: `ball-dot ${name}` }), t(`coach.ball.${name}`));
+      chip.addEventListener("pointerdown", (e) => startDrag(e, name, null));
+      return chip;
+    }),
+  );
+}
+
+function renderList() {
+  const list = $("suggestions");
+  const advice = page.advice;
+  if (!advice) {
+    list.replaceChildren();
+    $("meta").textContent = "";
+    return;
+  }
+  if (!advice.suggestions.length) {
+    list.replaceChildren(el("li", { class: "muted", text: t("coach.none") }));
+    return;
+  }
+  list.replaceChildren(
+    ...advice.suggestions.map((s) => {
+      const w = s.words;
+      const item = el("li", {
+        class: page.selected === s.rank ? "selected" : "",
+        style: `--rank:${page.colours[(s.rank - 1) % page.colours.length]}`,
+        "data-rank": String(s.rank),
+      },
+      el("div", { class: "head" }, el("span", { class: "rank", text: String(s.rank) }), el("span", { text: w.stroke })),
+      el("div", { class: "action", text: w.action }),
+      el("div", { class: "numbers", text: w.numbers }),
+      el("div", { class: "odds", text: w.odds }),
+      w.reason ? el("div", { class: "reason", text: w.reason }) : "");
+      item.addEventListener("click", () => {
+        page.selected = page.selected === s.rank ? null : s.rank;
+        renderList();
+        render();
+      });
+      return item;
+    }),
+  );
+  $("meta").textContent = t("coach.meta", { n: advice.samples, level: levelName(advice.level), ms: advice.ms });
+}
+
+function levelName(level) {
+  return word("ai_levels", level);
+}
+
+// --- dragging ----------------------------------------------------------------------------
+
+function onCloth(p) {
+  const g = page.geometry;
+  return p[0] >= 0 && p[0] <= g.width && p[1] >= 0 && p[1] <= g.length;
+}
+
+function clampToCloth(p) {
+  const g = page.geometry;
+  const r = g.ball_radius;
+  return [Math.min(g.width - r, Math.max(r, p[0])), Math.min(g.length - r, Math.max(r, p[1]))];
+}
+
+function overCanvas(e) {
+  const r = page.table.canvas.getBoundingClientRect();
+  return e.clientX >= r.left && e.clientX <= r.right && e.clientY >= r.top && e.clientY <= r.bottom;
+}
+
+function startDrag(e, name, from) {
+  e.preventDefault();
+  page.drag = { name, at: from, from };
+  window.addEventListener("pointermove", moveDrag);
+  window.addEventListener("pointerup", endDrag, { once: true });
+  render();
+}
+
+function moveDrag(e) {
+  if (!page.drag) return;
+  const p = page.table.toTable(e);
+  page.drag.at = overCanvas(e) && onCloth(p) ? clampToCloth(p) : null;
+  render();
+}
+
+function endDrag(e) {
+  window.removeEventListener("pointermove", moveDrag);
+  const drag = page.drag;
+  page.drag = null;
+  if (!drag) return;
+  const p = page.table.toTable(e);
+  if (overCanvas(e) && onCloth(p)) {
+    const at = clampToCloth(p);
+    const r = page.geometry.ball_radius;
+    const clash = BALLS.some((b) => b !== drag.name && page.balls[b] && Math.hypot(page.balls[b][0] - at[0], page.balls[b][1] - at[1]) < 2 * r + 1e-4);
+    if (!clash) page.balls[drag.name] = at;
+  } else {
+    delete page.balls[drag.name]; // dragged off the table
+  }
+  changed();
+}
+
+function ballAt(p) {
+  const r = page.geometry.ball_radius;
+  let best = null;
+  for (const name of BALLS) {
+    const q = page.balls[name];
+    if (!q) continue;
+    const d = Math.hypot(q[0] - p[0], q[1] - p[1]);
+    if (d < 1.6 * r && (!best || d < best.d)) best = { name, d };
+  }
+  return best && best.name;
+}
+
+// --- asking ------------------------------------------------------------------------------
+
+async function askAdvice() {
+  if (page.busy) return;
+  showError($("error"), null);
+  page.busy = true;
+  $("advise").disabled = true;
+  $("status").textContent = t("coach.thinking");
+  const started = performance.now();
+  try {
+    const answer = await api("POST", "/api/advise", {
+      position: positionJson(),
+      level: $("level").value,
+      lang: I.lang,
+    });
+    answer.ms = Math.round(performance.now() - started);
+    page.advice = answer;
+    page.selected = null;
+    document.body.dataset.advised = String(answer.suggestions.length);
+  } catch (e) {
+    page.advice = null;
+    showError($("error"), e);
+  } finally {
+    page.busy = false;
+    $("advise").disabled = false;
+    $("status").textContent = "";
+  }
+  renderList();
+  render();
+}
+
+async function openFromGame(game, stroke) {
+  const answer = await api("GET", `/api/coach/position?game=${encodeURIComponent(game)}&stroke=${encodeURIComponent(stroke)}`);
+  const pos = answer.position;
+  const missing = Object.entries(pos.balls).filter(([, p]) => p === null).map(([b]) => t(`coach.ball.${b}`));
+  setPosition(pos);
+  for (const [b, p] of Object.entries(page.balls)) if (p === null) delete page.balls[b];
+  const notice = [t("coach.from_game", { stroke })];
+  if (missing.length) notice.push(t("coach.place_missing", { balls: missing.join(", ") }));
+  $("notice").textContent = notice.join(" ");
+  $("notice").hidden = false;
+  return missing.length === 0;
+}
+
+async function main() {
+  await setupPage(() => { renderList(); render(); if (page.advice) askAdvice(); });
+  try {
+    page.geometry = await tableGeometry();
+    const levels = await api("GET", "/api/coach/levels");
+    page.colours = levels.colours;
+    $("level").replaceChildren(...levels.levels.map((l) => el("option", { value: l, text: levelName(l) })));
+    $("level").value = levels.default;
+  } catch (e) {
+    showError($("error"), e);
+    return;
+  }
+  page.table = new TableView($("table"), page.geometry);
+  const canvas = page.table.canvas;
+  canvas.addEventListener("pointerdown", (e) => {
+    const name = ballAt(page.table.toTable(e));
+    if (name) startDrag(e, name, page.balls[name]);
+  });
+  window.addEventListener("resize", render);
+  $("advise").addEventListener("click", askAdvice);
+  for (const id of ["to-play", "score-white", "score-yellow", "break", "target", "hazards", "cannons", "red-run", "baulk-crossed"]) {
+    $(id).addEventListener("change", changed);
+  }
+  const params = new URLSearchParams(location.search);
+  let ready = true;
+  if (params.get("game") && params.get("stroke")) {
+    try {
+      ready = await openFromGame(params.get("game"), params.get("stroke"));
+    } catch (e) {
+      showError($("error"), e);
+      ready = false;
+    }
+  }
+  render();
+  document.body.dataset.ready = I.lang;
+  if (params.get("game") && ready) await askAdvice();
+}
+
+main();
