@@ -13,9 +13,9 @@ from enum import Enum
 from typing import TypeVar
 
 from onered.rules import Ball, FoulCode
+from onered.rules.possible import Reason
 from onered.table import Spot
 from onered.texts import CALLS, FOULS, OPTIONS, SCORES, Lang
-from onered.rules.possible import Reason
 from onered.web.marking import Part
 from onered.web.play import Strength
 
@@ -78,9 +78,7 @@ REASONS: dict[Reason, dict[Lang, str]] = {
         "{ball_cap} — свой шар: он не забивается, а уходит свояком",
         "The {ball} is the striker's own ball: it goes in-off, it is not potted",
     ),
-    Reason.NO_OBJECT_BALL: _t(
-        "На столе нет прицельного шара", "No object ball is on the table"
-    ),
+    Reason.NO_OBJECT_BALL: _t("На столе нет прицельного шара", "No object ball is on the table"),
     Reason.BALL_IN_BAULK: _t(
         "{ball_cap} в доме: с руки по нему нельзя бить напрямую, только от борта вне дома "
         "(п. 2.6.6)",
@@ -288,7 +286,6 @@ UI: dict[str, dict[Lang, str]] = {
         "The server cannot be reached — the strokes are kept on this device and will be sent "
         "as soon as it is back.",
     ),
-    "outbox.retry_in": _t("Следующая попытка через {s} с", "Next try in {s} s"),
     "outbox.send_now": _t("Отправить сейчас", "Send now"),
     "outbox.state.waiting": _t("ждёт", "waiting"),
     "outbox.state.sending": _t("отправляется", "sending"),
@@ -341,7 +338,6 @@ UI: dict[str, dict[Lang, str]] = {
     ),
     "play.takeback_agree": _t("Согласиться", "Agree"),
     "play.takeback_refuse": _t("Отказать", "Refuse"),
-    "play.takeback_refused": _t("Соперник не согласился вернуть удар.", "The opponent refused."),
     "play.invite": _t("Играть вдвоём на двух устройствах", "Two players on two devices"),
     "play.invite_hint": _t(
         "Вы играете за {me}. Отправьте ссылку сопернику: в ней его собственный секрет, каждый "
@@ -354,10 +350,6 @@ UI: dict[str, dict[Lang, str]] = {
     "play.their_turn": _t("Удар соперника: {name}", "Your opponent's stroke: {name}"),
     "play.baulk_marked": _t("Шары в доме отмечены пунктиром.", "Balls in baulk are ringed."),
     "play.strike_anyway": _t("Всё равно ударить", "Strike anyway"),
-    "play.pending": _t(
-        "Удар ждёт отправки: сервер недоступен, повторяем…",
-        "The stroke waits to be sent: the server cannot be reached, retrying…",
-    ),
     # errors the server names by code (``{"error": ..., "code": ...}``), and the network's
     "error.network": _t(
         "Нет связи с сервером. Проверьте соединение и повторите.",

@@ -97,7 +97,9 @@ export async function api(method, path, body, token) {
       init.body = JSON.stringify(body);
     }
   }
-  if (token) headers["X-Game-Token"] = token;
+  // a game's secret, or a player's own seat secret ({seat: "..."}) on a two-device game
+  if (token && typeof token === "object") headers["X-Seat-Token"] = token.seat;
+  else if (token) headers["X-Game-Token"] = token;
   // No request waits for ever: a server that never answers is an error the page shows.
   const abort = new AbortController();
   init.signal = abort.signal;
@@ -241,7 +243,7 @@ export function typing(e) {
 // --- the outbox: changes kept until the server has them ----------------------------------------
 
 /** How many lines each change adds to a game (its "after" moves by it). */
-const DELTA = { mark: 1, lines: 1, choice: 1, play: 1, ai: 1, claim: 0, undo: -1 };
+const DELTA = { mark: 1, lines: 1, choice: 1, play: 1, ai: 1, claim: 0, undo: -1, "seat/play": 1, "seat/choice": 1 };
 const RETRY_MS = [1000, 2000, 4000, 8000, 15000, 30000];
 
 /** Changes to a game kept in the browser (localStorage) until the server has judged them:
@@ -344,8 +346,11 @@ export class Outbox {
       this.attempt = 0;
       this.lastError = null;
       this.save();
-      this.sending = false;
-      this.apply(answer, item);
+      try {
+        await this.apply(answer, item);
+      } finally {
+        this.sending = false;
+      }
       this.changed();
       this.pump();
     } catch (e) {
@@ -368,6 +373,39 @@ export class Outbox {
       if (!transient && this.refused) this.refused(item);
     }
   }
+}
+
+/** The outbox's panel: what waits, each item's state, and for a refused one its reason
+ * with "Discard" and "Send again" (``onResend``: reload, then rebase). ``extra``: a row of
+ * the page's own under the list. Hidden when nothing waits. */
+export function renderOutbox(box, outbox, onResend, extra = null) {
+  if (!outbox || !outbox.length) {
+    box.hidden = true;
+    document.body.dataset.queued = "0";
+    return;
+  }
+  box.hidden = false;
+  document.body.dataset.queued = String(outbox.length);
+  const items = outbox.items.map((x) =>
+    el("li", { class: `queued ${x.state}`, dataset: { state: x.state } },
+      el("span", { class: "what", text: x.label }),
+      el("span", { class: "state", text: t(`outbox.state.${x.state}`) }),
+      x.error ? el("div", { class: "small detail", text: errorText(x.error) }) : null,
+      x.state === "stale" || x.state === "rejected"
+        ? el("span", { class: "row" },
+          el("button", { type: "button", class: "danger", dataset: { act: "discard" }, onclick: () => outbox.discard(x.n) }, t("outbox.discard")),
+          el("button", { type: "button", dataset: { act: "resend" }, onclick: onResend }, t("outbox.resend")))
+        : null));
+  const offline = outbox.lastError && !outbox.blocked;
+  box.replaceChildren(
+    el("h2", { text: t("outbox.title", { n: outbox.length }) }),
+    offline ? el("p", { class: "small", dataset: { offline: "1" }, text: t("outbox.offline") }) : null,
+    outbox.blocked ? el("p", { class: "small", text: t("outbox.blocked") }) : null,
+    el("ol", { class: "outbox-list" }, ...items),
+    el("div", { class: "row" },
+      extra,
+      offline ? el("button", { type: "button", dataset: { act: "send-now" }, onclick: () => outbox.pump(true) }, t("outbox.send_now")) : null),
+  );
 }
 
 // --- words for strokes -------------------------------------------------------------------

@@ -4,7 +4,7 @@
 // order, so a tap made while the wifi is down is sent when it is back, never lost.
 import {
   GameModel, I, Outbox, TableView, drawPosition, api, applyI18n, ballName, capital, el,
-  errorText, fill, gameIdFromPath, keyLabel, notes, reasonText, renderLast, renderLog,
+  fill, gameIdFromPath, keyLabel, notes, reasonText, renderLast, renderLog, renderOutbox,
   renderScoreboard, saveToken, setupPage, showError, t, tableGeometry, tokenFor, typing, who, word,
 } from "./common.js";
 import { Speaker } from "./speech.js";
@@ -198,38 +198,11 @@ function renderStatus() {
   );
 }
 
-/** The taps waiting for the server: what each is, its state, and what to do about a
- * refused one. */
-function renderOutbox() {
-  const box = $("outbox");
-  if (!outbox || !outbox.length) {
-    box.hidden = true;
-    document.body.dataset.queued = "0";
-    return;
-  }
-  box.hidden = false;
-  document.body.dataset.queued = String(outbox.length);
-  const items = outbox.items.map((x) =>
-    el("li", { class: `queued ${x.state}`, dataset: { state: x.state } },
-      el("span", { class: "what", text: x.label }),
-      el("span", { class: "state", text: t(`outbox.state.${x.state}`) }),
-      x.error ? el("div", { class: "small detail", text: errorText(x.error) }) : null,
-      x.state === "stale" || x.state === "rejected"
-        ? el("span", { class: "row" },
-          el("button", { type: "button", class: "danger", dataset: { act: "discard" }, onclick: () => outbox.discard(x.n) }, t("outbox.discard")),
-          el("button", { type: "button", dataset: { act: "resend" }, onclick: () => resend() }, t("outbox.resend")))
-        : null));
-  const offline = outbox.lastError && !outbox.blocked;
-  box.replaceChildren(
-    el("h2", { text: t("outbox.title", { n: outbox.length }) }),
-    offline ? el("p", { class: "small", dataset: { offline: "1" }, text: t("outbox.offline") }) : null,
-    outbox.blocked ? el("p", { class: "small", text: t("outbox.blocked") }) : null,
-    el("ol", { class: "outbox-list" }, ...items),
-    el("div", { class: "row" },
-      el("span", { class: "small muted", text: t("outbox.choice") }),
-      ...["as_they_lie", "from_d"].map((o) => el("button", { type: "button", dataset: { queueOption: o }, onclick: () => choose(o) }, word("options", o))),
-      offline ? el("button", { type: "button", onclick: () => outbox.pump(true) }, t("outbox.send_now")) : null),
-  );
+function renderQueue() {
+  const extra = el("div", { class: "row" },
+    el("span", { class: "small muted", text: t("outbox.choice") }),
+    ...["as_they_lie", "from_d"].map((o) => el("button", { type: "button", dataset: { queueOption: o }, onclick: () => choose(o) }, word("options", o))));
+  renderOutbox($("outbox"), outbox, resend, extra);
 }
 
 async function resend() {
@@ -250,7 +223,7 @@ function render() {
   $("pad-panel").hidden = !token;
   $("readonly").hidden = !!token;
   if (token) renderPad();
-  renderOutbox();
+  renderQueue();
   drawPosition(table, view);
   $("watch-link").href = `/watch/${id}`;
   $("record-link").href = `/games/${id}`;

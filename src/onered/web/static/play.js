@@ -1,13 +1,31 @@
 // Play on the simulated table: aim by dragging, power, tip offset, elevation; the shot is
 // animated from the simulator's own trajectories (the server's), then the referee's verdict.
+// A stroke waits in the outbox until the server has it (a lost connection is retried). Two
+// people can play on two devices, each with his own seat secret: each strikes on his own
+// turn and sees the other's strokes animated. Take-back against the computer, at one screen,
+// or when the opponent agrees. From hand, balls in baulk are ringed and a straight aim at one
+// is warned of before the strike (the referee's reading, asked of the server).
 import {
-  GameModel, I, TableView, api, describe, el, gameIdFromPath, renderLast, notes,
-  renderScoreboard, setupPage, showError, t, tableGeometry, tokenFor, word,
+  GameModel, I, Outbox, TableView, api, el, gameIdFromPath, notes, reasonText,
+  renderLast, renderOutbox, renderScoreboard, setupPage, showError, t, tableGeometry, tokenFor,
+  who, word,
 } from "./common.js";
+import { Speaker } from "./speech.js";
 
 const id = gameIdFromPath();
 const model = new GameModel(id);
-const token = tokenFor(id);
+let token = tokenFor(id);
+const SEAT_KEY = `onered.seat.${id}`;
+let seatToken = seatFromLink();
+let seat = null; // the player (0/1) this device plays on a two-device game, else null
+let outbox = null;
+let speaker = null;
+let seen = 0; // log lines this page has shown (others' newer strokes are animated)
+let club = { seats: false, takeback: null };
+let warning = null; // from hand: the straight aim reaches a ball in baulk first
+let warnedAim = null; // the aim the player was warned of and confirmed
+let aimTimer = null;
+const POLL_MS = 1000;
 const $ = (x) => document.getElementById(x);
 const errorBox = $("error");
 const AIM_LINE_KEY = "onered.aimline";
@@ -44,9 +62,26 @@ function cuePosition() {
   if (s.from_d) return placed;
   return balls[s.ball] || null;
 }
+/** The secret this device acts with: its seat's on a two-device game, else the game's. */
+function actor() {
+  return seat !== null ? { seat: seatToken } : token;
+}
+function canAct() {
+  return seat !== null || !!token;
+}
 function humanTurn() {
   const s = view.state;
-  return !!token && !s.winner && s.to_play && !isAI(s.to_play);
+  if (!canAct() || s.winner || !s.to_play || isAI(s.to_play)) return false;
+  return seat === null || s.to_play_index === seat;
+}
+/** The seat secret from a link's #seat=… (then kept), or kept before. */
+function seatFromLink() {
+  const m = location.hash.match(/seat=([A-Za-z0-9_-]+)/);
+  if (m) {
+    localStorage.setItem(SEAT_KEY, m[1]);
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+  return localStorage.getItem(SEAT_KEY);
 }
 
 function inD(p) {
@@ -171,6 +206,7 @@ function draw() {
   if (animating) return;
   const s = view.state;
   if (!humanTurn()) return;
+  if (s.from_d) ringBaulkBalls();
   if (s.from_d && placing && hover) {
     table.drawBall(s.ball, hover, { ghost: true, outline: inD(hover) && clearOfBalls(hover) ? "#ffffff" : "#ff4a5e" });
   }
@@ -178,6 +214,27 @@ function draw() {
   if (c) {
     if (s.from_d) table.drawBall(s.ball, c);
     if (!view.state.options.length) drawAim(c);
+  }
+}
+
+/** From hand: the balls in baulk (not to be struck directly) ringed with a dashed line,
+ * the one the aim reaches first in red. */
+function ringBaulkBalls() {
+  const g = table.canvas.getContext("2d");
+  const r = geo.ball_radius * table.scale;
+  const inBaulk = (view.state.possible && view.state.possible.in_baulk) || [];
+  for (const name of inBaulk) {
+    const p = balls[name];
+    if (!p) continue;
+    const [x, y] = table.px(p);
+    g.save();
+    g.setLineDash([4 * table.dpr, 3 * table.dpr]);
+    g.lineWidth = Math.max(2, r * 0.25);
+    g.strokeStyle = warning && warning.ball === name ? "#ff4a5e" : "rgba(255,255,255,0.9)";
+    g.beginPath();
+    g.arc(x, y, r * 1.75, 0, 2 * Math.PI);
+    g.stroke();
+    g.restore();
   }
 }
 
@@ -239,26 +296,34 @@ function renderControls() {
   const s = view.state;
   const mine = humanTurn();
   const choicePending = mine && s.options.length > 0;
-  $("strike").disabled = !mine || busy || animating || choicePending || (s.from_d && !placed);
+  const waiting = outbox && outbox.length > 0;
+  $("strike").disabled = !mine || busy || animating || waiting || choicePending || (s.from_d && !placed);
   $("move").hidden = !(mine && s.from_d && placed);
-  $("controls").hidden = !token;
-  $("readonly").hidden = !!token;
+  $("controls").hidden = !canAct();
+  $("readonly").hidden = canAct();
   $("choice").hidden = !choicePending;
   $("choice-options").replaceChildren(
     ...s.options.map((o) => el("button", { type: "button", dataset: { option: o }, disabled: busy, onclick: () => choose(o) }, word("options", o))),
   );
   let status = "";
   let hint = "";
-  if (s.winner) status = t("common.winner", { name: s.winner });
+  const name = who(s.to_play);
+  if (s.winner) status = t("common.winner", { name: who(s.winner) });
   else if (animating) status = "";
-  else if (!mine && isAI(s.to_play) && stopped) status = t("play.stopped", { name: s.to_play });
-  else if (!mine) status = isAI(s.to_play) ? t("play.thinking", { name: s.to_play }) : t("common.to_play", { name: s.to_play });
-  else if (choicePending) status = t("common.chooses", { name: s.to_play });
+  else if (!mine && isAI(s.to_play) && stopped) status = t("play.stopped", { name });
+  else if (!mine && seat !== null) status = t("play.their_turn", { name });
+  else if (!mine) status = isAI(s.to_play) ? t("play.thinking", { name }) : t("common.to_play", { name });
+  else if (choicePending) status = t("common.chooses", { name });
   else {
-    status = t("play.your_turn", { name: s.to_play });
+    status = t("play.your_turn", { name });
     hint = s.from_d && !placed ? t("play.place") : t("play.aim_hint");
+    if (s.from_d && (s.possible && s.possible.in_baulk.length)) hint += ` ${t("play.baulk_marked")}`;
   }
   $("status").textContent = status;
+  const warn = mine && s.from_d && placed && warning ? reasonText(warning) : "";
+  $("baulk-warn").hidden = !warn;
+  $("baulk-warn-text").textContent = warn;
+  $("strike-anyway").hidden = !(warn && pendingConfirm);
   $("retry").hidden = !(stopped && token && !s.winner && isAI(s.to_play));
   $("retry").disabled = busy || animating;
   $("hint").textContent = hint;
@@ -272,13 +337,42 @@ function renderVerdict() {
   $("notes").replaceChildren(...notes(view, { turn: false }).map((n) => el("li", { text: n })));
 }
 
+let pendingConfirm = false;
+
+function renderClub() {
+  const s = view.state;
+  const twoHumans = view.match.players.every((n) => !isAI(n));
+  const hasStroke = model.log.some((e) => e.in.type === "stroke");
+  // take-back: at once against the computer or at one screen; asked of the opponent with seats
+  $("takeback").hidden = !canAct() || !hasStroke || (seat !== null && !!club.takeback);
+  $("takeback").textContent = seat !== null ? t("play.takeback_ask") : t("play.takeback");
+  $("takeback").disabled = busy || animating || (outbox && outbox.length > 0);
+  const tb = club.takeback;
+  const asked = seat !== null && tb && tb.player !== seat;
+  $("takeback-ask").hidden = !asked;
+  if (asked) $("takeback-ask-text").textContent = t("play.takeback_asked", { name: who(view.match.players[tb.player]) });
+  $("takeback-wait").hidden = !(seat !== null && tb && tb.player === seat);
+  // invite a second device: the game's creator, two people, no seats yet
+  const invite = !!token && seat === null && twoHumans && !club.seats && !s.winner;
+  $("invite").hidden = !invite && !$("invite-link").value;
+  $("invite-buttons").replaceChildren(...view.match.players.map((n, i) =>
+    el("button", { type: "button", dataset: { seat: String(i) }, onclick: () => makeSeats(i) }, t("play.invite_make", { name: who(n) }))));
+  $("invite-buttons").hidden = !invite;
+  $("you-are").hidden = seat === null;
+  if (seat !== null) $("you-are").textContent = t("play.you_are", { name: who(view.match.players[seat]) });
+  document.body.dataset.seat = seat === null ? "" : String(seat);
+}
+
 function render() {
   if (!view) return;
   renderScoreboard($("scoreboard"), view);
   renderVerdict();
   renderControls();
+  renderClub();
+  if (outbox) renderOutbox($("outbox"), outbox, resend);
   $("watch-link").href = `/watch/${id}`;
   $("record-link").href = `/games/${id}`;
+  $("board-link").href = `/board/${id}`;
   draw();
   drawTip();
   document.body.dataset.version = String(view.state.version);
@@ -291,7 +385,10 @@ function takeView(v) {
   for (const [name, p] of Object.entries(v.state.table)) if (p) balls[name] = p;
   placed = null;
   placing = v.state.from_d;
+  warning = null;
+  pendingConfirm = false;
   if (!v.state.from_d) defaultAim();
+  seen = model.log.length;
 }
 
 // --- the shot's animation ------------------------------------------------------------------
@@ -350,7 +447,7 @@ async function send(path, body) {
   showError(errorBox, null);
   render();
   try {
-    const answer = await api("POST", `/api/games/${id}/${path}`, { ...body, after: model.version }, token);
+    const answer = await api("POST", `/api/games/${id}/${path}`, { ...body, after: model.version }, actor());
     if (answer.shot) await animate(answer.shot);
     model.apply(answer.game);
     takeView(model.view);
@@ -373,15 +470,169 @@ async function send(path, body) {
   }
 }
 
-async function strike() {
+function strike(confirmed = false) {
   if ($("strike").disabled) return;
-  const body = { strike: { speed: speed(), aim: ((aim % 360) + 360) % 360, side, height, elevation: elevation() } };
+  const a = ((aim % 360) + 360) % 360;
+  // From hand, straight at a ball in baulk: say so first; a second press strikes.
+  if (view.state.from_d && warning && !confirmed && warnedAim !== a) {
+    pendingConfirm = true;
+    warnedAim = a;
+    render();
+    return;
+  }
+  pendingConfirm = false;
+  const body = { strike: { speed: speed(), aim: a, side, height, elevation: elevation() } };
   if (view.state.from_d) body.placed = placed;
-  if (await send("play", body)) computerTurns();
+  const label = t("outbox.play_item", { speed: speed().toFixed(2), aim: a.toFixed(1) });
+  outbox.add(seat !== null ? "seat/play" : "play", body, label);
 }
 
-async function choose(option) {
-  if (await send("choice", { option })) computerTurns();
+function choose(option) {
+  outbox.add(seat !== null ? "seat/choice" : "choice", { option }, `${t("common.choice")}: ${word("options", option)}`);
+}
+
+/** The server's answer to a queued stroke or choice: animate it, take the new position. */
+async function applyAnswer(answer) {
+  const from = model.log.length;
+  if (answer.shot) await animate(answer.shot);
+  if (answer.game) model.apply(answer.game);
+  else await model.poll();
+  takeView(model.view);
+  speaker.sayFrom(view, model.log, from);
+  render();
+  computerTurns();
+}
+
+async function resend() {
+  try {
+    model.log.length = 0;
+    await model.load();
+    takeView(model.view);
+  } catch (e) {
+    showError(errorBox, e);
+    return;
+  }
+  outbox.rebase();
+}
+
+// --- the aim check, take-back, seats ---------------------------------------------------------
+
+/** Ask the referee whether the straight aim from hand reaches a ball in baulk first. */
+function checkAim() {
+  clearTimeout(aimTimer);
+  const s = view.state;
+  if (!humanTurn() || !s.from_d || !placed || !(s.possible && s.possible.in_baulk.length)) {
+    if (warning) { warning = null; render(); }
+    return;
+  }
+  const a = ((aim % 360) + 360) % 360;
+  aimTimer = setTimeout(async () => {
+    try {
+      const q = `x=${placed[0]}&y=${placed[1]}&aim=${a}`;
+      const answer = await api("GET", `/api/games/${id}/aim?${q}`);
+      const before = warning && warning.ball;
+      warning = answer.warning;
+      if (!warning) pendingConfirm = false;
+      if ((warning && warning.ball) !== before) render();
+      else renderControls();
+    } catch (e) {
+      // no answer: no warning shown; the referee still judges the stroke
+    }
+  }, 120);
+}
+
+async function takeBack() {
+  busy = true;
+  render();
+  try {
+    await api("POST", `/api/games/${id}/takeback`, { after: model.version }, actor());
+    if (seat === null) {
+      model.log.length = 0;
+      await model.load();
+      takeView(model.view);
+    }
+    await refreshClub();
+  } catch (e) {
+    showError(errorBox, e);
+  } finally {
+    busy = false;
+    render();
+  }
+}
+
+async function answerTakeBack(agree) {
+  try {
+    await api("POST", `/api/games/${id}/takeback/answer`, { agree, after: model.version }, actor());
+    model.log.length = 0;
+    await model.load();
+    takeView(model.view);
+    await refreshClub();
+  } catch (e) {
+    showError(errorBox, e);
+  }
+  render();
+}
+
+async function makeSeats(player) {
+  try {
+    const made = await api("POST", `/api/games/${id}/seats`, { player }, token);
+    seatToken = made.mine;
+    localStorage.setItem(SEAT_KEY, seatToken);
+    seat = made.player;
+    $("invite-link").value = `${location.origin}${made.url}`;
+    $("invite-hint").textContent = t("play.invite_hint", { me: who(view.match.players[seat]) });
+    $("invite-share").hidden = false;
+    outbox.token = actor();
+    await refreshClub();
+  } catch (e) {
+    showError(errorBox, e);
+  }
+  render();
+}
+
+async function refreshClub() {
+  try {
+    club = await api("GET", `/api/games/${id}/club`);
+  } catch (e) {
+    // the club's state is a nicety: the game goes on without it
+  }
+}
+
+/** On a two-device game (or a watched one): follow the other player's strokes, animated. */
+async function follow() {
+  try {
+    if (!animating && !busy && !(outbox && outbox.length)) {
+      const before = model.log.length;
+      const last = view ? view.revision : null;
+      const changed = await model.poll();
+      if (changed) {
+        const fresh = model.log.slice(Math.min(before, seen, model.view.log_from));
+        if (model.view.log_from >= seen) {
+          for (const e of fresh) {
+            if (e.in.type !== "stroke" || !e.in.strike) continue;
+            try {
+              const shot = await api("GET", `/api/games/${id}/shots/${e.seq}`);
+              balls = Object.fromEntries(Object.entries(shot.before));
+              await animate(shot);
+            } catch (err) {
+              break; // no animation: the position is shown all the same
+            }
+          }
+        }
+        takeView(model.view);
+        speaker.sayFrom(view, model.log, Math.min(before, model.view.log_from));
+        render();
+      } else if (last !== null && view.revision !== last) {
+        render();
+      }
+      const tb = club.takeback;
+      await refreshClub();
+      if ((tb && tb.version) !== (club.takeback && club.takeback.version)) render();
+    }
+  } catch (e) {
+    // offline: try again on the next beat
+  }
+  setTimeout(follow, POLL_MS);
 }
 
 // The computer plays while it is to play. A failed turn (the server's error, or none at
@@ -418,6 +669,7 @@ function onPointerDown(e) {
       hover = null;
       defaultAim();
       render();
+      checkAim();
     }
     return;
   }
@@ -432,6 +684,7 @@ function aimAt(p, c) {
   if (Math.hypot(p[0] - c[0], p[1] - c[1]) < 1e-3) return;
   aim = (Math.atan2(p[1] - c[1], p[0] - c[0]) * 180) / Math.PI;
   render();
+  checkAim();
 }
 
 function onPointerMove(e) {
@@ -452,26 +705,56 @@ function onKey(e) {
   if (!view || !humanTurn() || animating) return;
   const target = e.target;
   if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement) return;
-  if (target instanceof HTMLButtonElement && (e.key === " " || e.key === "Enter")) return;
+  if (target instanceof HTMLButtonElement && (e.code === "Space" || e.code === "Enter")) return;
   const step = e.shiftKey ? 0.05 : e.altKey ? 5 : 0.5;
-  if (e.key === "ArrowLeft") { aim += step; e.preventDefault(); render(); }
-  else if (e.key === "ArrowRight") { aim -= step; e.preventDefault(); render(); }
+  if (e.key === "ArrowLeft") { aim += step; e.preventDefault(); render(); checkAim(); }
+  else if (e.key === "ArrowRight") { aim -= step; e.preventDefault(); render(); checkAim(); }
   else if (e.key === "ArrowUp") { $("speed").value = String(speed() + 0.1); e.preventDefault(); render(); }
   else if (e.key === "ArrowDown") { $("speed").value = String(speed() - 0.1); e.preventDefault(); render(); }
-  else if (e.key === " " || e.key === "Enter") { e.preventDefault(); strike(); }
+  else if (e.code === "Space" || e.code === "Enter" || e.code === "NumpadEnter") { e.preventDefault(); strike(); }
 }
 
 async function main() {
   await setupPage(render);
+  speaker = new Speaker($("speech-box"));
   try {
     geo = await tableGeometry();
     table = new TableView($("table"), geo);
     await model.load();
     takeView(model.view);
+    if (seatToken) {
+      try {
+        seat = (await api("GET", `/api/games/${id}/seat`, undefined, { seat: seatToken })).player;
+      } catch (e) {
+        if (e.status === 403 || e.status === 401) localStorage.removeItem(SEAT_KEY);
+        else throw e;
+      }
+    }
+    await refreshClub();
   } catch (e) {
     showError(errorBox, e);
     return;
   }
+  outbox = new Outbox(id, {
+    token: actor(),
+    apply: applyAnswer,
+    changed: render,
+    version: () => model.version,
+    refused: async () => {
+      try {
+        model.log.length = 0;
+        await model.load();
+        takeView(model.view);
+      } catch (e) {
+        showError(errorBox, e);
+      }
+      render();
+    },
+  });
+  $("takeback").addEventListener("click", takeBack);
+  $("takeback-agree").addEventListener("click", () => answerTakeBack(true));
+  $("takeback-refuse").addEventListener("click", () => answerTakeBack(false));
+  $("strike-anyway").addEventListener("click", () => strike(true));
   const aimLine = localStorage.getItem(AIM_LINE_KEY);
   $("aimline").checked = aimLine !== "off";
   $("aimline").addEventListener("change", () => {
@@ -480,7 +763,7 @@ async function main() {
   });
   $("speed").addEventListener("input", render);
   $("elevation").addEventListener("input", render);
-  $("strike").addEventListener("click", strike);
+  $("strike").addEventListener("click", () => strike());
   $("move").addEventListener("click", () => { placing = true; placed = null; render(); });
   $("retry").addEventListener("click", retry);
   const tip = $("tip");
@@ -498,6 +781,8 @@ async function main() {
   window.addEventListener("resize", () => { table.resize(); draw(); });
   render();
   document.body.dataset.ready = I.lang;
+  outbox.pump();
+  setTimeout(follow, POLL_MS);
   computerTurns();
 }
 

@@ -1,0 +1,158 @@
+"""The club's routes in-process: the pad's possibilities in the state, the aim check, seats
+for two devices (each strikes on his own turn only), a stroke's animation for the other
+device, take-back (against the computer; asked and agreed with seats), the board page."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from web_support import P1, P2, Api
+
+STRIKE = {"speed": 2.2, "aim": 88.5, "side": 0.0, "height": 0.2, "elevation": 0.0}
+PLACED = [0.95, 0.65]
+
+
+@pytest.fixture
+def club(tmp_path: Path) -> Iterator[Api]:
+    from onered.web.api_club import install
+    from onered.web.app import create_app
+
+    app = create_app(tmp_path / "data")
+    install(app)
+    yield Api(app)
+    app.state.store.close()
+
+
+def new_play(api: Api, **extra: Any) -> tuple[str, str]:
+    body = {"mode": "play", "players": [P1, P2], "target": 30, **extra}
+    r = api.post("/api/games", json=body)
+    assert r.status == 201, r.text
+    return r.body["id"], r.body["token"]
+
+
+def seat_post(api: Api, game: str, path: str, seat: str, body: dict[str, Any]) -> Any:
+    return api.post(f"/api/games/{game}/{path}", json=body, headers={"X-Seat-Token": seat})
+
+
+def test_the_state_says_a_cannon_is_impossible_at_the_opening_and_why(club: Api) -> None:
+    game, _ = club.new_mark()
+    possible = club.game(game)["state"]["possible"]
+    assert possible["parts"]["cannon"] == {"reason": "not_on_table", "ball": "yellow"}
+    assert possible["parts"]["pot_opponent"] == {"reason": "not_on_table", "ball": "yellow"}
+    assert possible["parts"]["pot_red"] is None
+    assert possible["first_hit"]["opponent"] == {"reason": "not_on_table", "ball": "yellow"}
+    assert possible["off_table"]["opponent"] == {"reason": "not_on_table", "ball": "yellow"}
+
+
+def test_the_marker_is_refused_what_the_pad_says_is_impossible(club: Api) -> None:
+    game, token = club.new_mark()
+    r = club.mark(game, token, parts=["cannon"])
+    assert r.status == 422
+    assert "yellow is not on the table" in r.error
+
+
+def test_the_aim_check_warns_of_a_ball_in_baulk_struck_straight_from_hand(club: Api) -> None:
+    game, token = club.new_mark()
+    # Ivanov pots the red from hand: it is spotted on the billiards spot (out of baulk).
+    assert club.get(f"/api/games/{game}/aim?x=0.889&y=0.737&aim=90").body == {
+        "first": "red",
+        "warning": None,
+    }
+    r = club.get(f"/api/games/{game}/aim?x=0.889&y=0.737&aim=nan")
+    assert r.status == 422
+
+
+def test_seats_let_each_player_strike_on_his_own_turn_only(club: Api) -> None:
+    game, token = new_play(club)
+    r = club.post(f"/api/games/{game}/seats", json={"player": 0}, token=token)
+    assert r.status == 200, r.text
+    mine, theirs = r.body["mine"], r.body["theirs"]
+    assert r.body["url"] == f"/play/{game}#seat={theirs}"
+    assert club.get(f"/api/games/{game}/seat", headers={"X-Seat-Token": theirs}).body == {
+        "player": 1,
+        "name": P2,
+    }
+    # Petrov may not strike on Ivanov's turn …
+    r = seat_post(club, game, "seat/play", theirs, {"strike": STRIKE, "placed": PLACED})
+    assert r.status == 409
+    assert r.body["code"] == "not_your_turn"
+    assert r.body["params"] == {"name": P1}
+    # … Ivanov may.
+    r = seat_post(club, game, "seat/play", mine, {"strike": STRIKE, "placed": PLACED, "after": 1})
+    assert r.status == 200, r.text
+    assert r.body["version"] == 2
+    # The other device animates the same shot, simulated again from the stored line.
+    again = club.get(f"/api/games/{game}/shots/1")
+    assert again.status == 200
+    assert again.body == r.body["shot"]
+    # A wrong secret is refused with its code.
+    r = seat_post(club, game, "seat/play", "nope", {"strike": STRIKE})
+    assert r.status == 403
+    assert r.body["code"] == "bad_secret"
+
+
+def test_no_seats_against_the_computer(club: Api) -> None:
+    game, token = new_play(club, opponent="ai", strength="beginner")
+    r = club.post(f"/api/games/{game}/seats", json={"player": 0}, token=token)
+    assert r.status == 409
+    assert r.body["code"] == "not_two_players"
+
+
+def test_take_back_against_the_computer_drops_the_persons_stroke_and_the_computers_turns(
+    club: Api,
+) -> None:
+    game, token = new_play(club, opponent="ai", strength="beginner")
+    r = club.post(
+        f"/api/games/{game}/play", json={"strike": STRIKE, "placed": PLACED}, token=token
+    )
+    assert r.status == 200, r.text
+    while club.game(game)["state"]["to_play"] != P1:
+        r = club.post(f"/api/games/{game}/ai", json={}, token=token)
+        assert r.status == 200, r.text
+    lines = club.game(game)["state"]["version"]
+    assert lines > 2  # the person's stroke, then the computer's turns
+    r = club.post(f"/api/games/{game}/takeback", json={}, token=token)
+    assert r.status == 200, r.text
+    assert r.body["version"] == 1
+    assert r.body["taken"] == lines - 1  # every line from the person's stroke on
+    assert club.game(game)["state"]["to_play"] == P1
+
+
+def test_take_back_with_seats_is_asked_and_agreed(club: Api) -> None:
+    game, token = new_play(club)
+    seats = club.post(f"/api/games/{game}/seats", json={"player": 0}, token=token).body
+    mine, theirs = seats["mine"], seats["theirs"]
+    r = seat_post(club, game, "seat/play", mine, {"strike": STRIKE, "placed": PLACED})
+    assert r.status == 200, r.text
+    # asking is not doing
+    r = seat_post(club, game, "takeback", mine, {})
+    assert r.status == 200 and r.body["requested"] is True
+    assert club.get(f"/api/games/{game}/club").body["takeback"] == {"player": 0, "version": 2}
+    assert club.game(game)["state"]["version"] == 2
+    # the asker cannot agree with himself
+    r = seat_post(club, game, "takeback/answer", mine, {"agree": True})
+    assert r.status == 409
+    # refused: nothing changes, the request is gone
+    seat_post(club, game, "takeback", mine, {})
+    r = seat_post(club, game, "takeback/answer", theirs, {"agree": False})
+    assert r.status == 200 and r.body["taken"] == 0
+    assert club.get(f"/api/games/{game}/club").body["takeback"] is None
+    # agreed: the stroke is taken back
+    seat_post(club, game, "takeback", mine, {})
+    r = seat_post(club, game, "takeback/answer", theirs, {"agree": True})
+    assert r.status == 200, r.text
+    assert r.body["version"] == 1
+    assert club.game(game)["state"]["to_play"] == P1
+
+
+def test_the_board_page_is_served_for_a_game_and_refused_for_none(club: Api) -> None:
+    game, _ = club.new_mark()
+    r = club.get(f"/board/{game}")
+    assert r.status == 200
+    assert "board.js" in r.text
+    r = club.get("/board/nosuchgame")
+    assert r.status == 404
+    assert r.body["code"] == "no_game"
