@@ -43,7 +43,7 @@ from onered.table import (
     WIDTH,
 )
 from onered.texts import Lang
-from onered.web import coach, i18n, marking, play
+from onered.web import api_club, coach, i18n, marking, play
 from onered.web import record as rec
 from onered.web.play import Strength
 from onered.web.store import ConflictError, GameRow, Mode, Store
@@ -418,6 +418,7 @@ def create_app(data_dir: Path | str) -> FastAPI:
     )
     app.state.store = store
     app.include_router(coach.router)  # the coach page and /api/advise (onered.web.coach)
+    api_club.install(app)  # the TV board, seats, take-back, aim check (onered.web.api_club)
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError) -> JSONResponse:
