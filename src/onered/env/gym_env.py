@@ -35,32 +35,39 @@ class SnookerOneRedEnv(gym.Env[np.ndarray, np.ndarray]):
         self.observation_space = observation_space(self.config.target)
         self.frame = Frame(self.config)
         self._started = False
+        self._ended = False
         self._margin = 0
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """A new game; with the opponent starting, his first visit is played here (its
-        points are ``info["margin"]``, the agent's score minus the opponent's)."""
+        points are ``info["margin"]``, the agent's score minus the opponent's). Should
+        that visit end the game (the target reached, or the stroke cap used), the first
+        step ends the episode at once, with reward 0, without playing its action."""
         super().reset(seed=seed)
         frame = self.frame
         frame.start_single(self.np_random)
         frame.opponent_visit()
         self._started = True
+        self._ended = False
         self._margin = frame.margin(AGENT)
         return frame.observe(AGENT), self._info()
 
     def step(self, action: np.ndarray) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         if not self._started:
             raise gym.error.ResetNeeded("call reset() before step()")
-        frame = self.frame
-        if frame.done:
+        if self._ended:
             raise gym.error.ResetNeeded("the episode has ended: call reset()")
-        frame.decide(read_action(action, clip=self.config.clip))
-        frame.opponent_visit()
+        frame = self.frame
+        decision = read_action(action, clip=self.config.clip)
+        if not frame.done:  # (an opening visit of the opponent may end the game)
+            frame.decide(decision)
+            frame.opponent_visit()
         margin = frame.margin(AGENT)
         reward = float(margin - self._margin)
         self._margin = margin
+        self._ended = frame.done
         return frame.observe(AGENT), reward, frame.over, frame.truncated, self._info()
 
     def _info(self) -> dict[str, Any]:

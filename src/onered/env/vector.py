@@ -102,8 +102,11 @@ class SnookerOneRedVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
             if ended[i]:
                 self._reset_table(i, None)
                 continue
-            jobs.append((i, frame.prepare(read_action(acts[i], clip=self.config.clip))))
-        playing = [i for i, _ in jobs]
+            decision = read_action(acts[i], clip=self.config.clip)
+            if frame.done:  # an opening visit of the opponent ended the game
+                continue
+            jobs.append((i, frame.prepare(decision)))
+        playing = [i for i in range(n) if not ended[i]]
         while jobs:
             self._play(jobs)
             jobs = []
