@@ -3,6 +3,8 @@ rewards that add up to the referee's score, and each agent's own view."""
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
@@ -53,7 +55,7 @@ def test_rewards_are_zero_sum_and_add_up_to_the_score(seed: int) -> None:
 def test_a_scoring_stroke_keeps_the_turn() -> None:
     env = SnookerOneRedAEC(target=200)
     _, order = play(env, 4)
-    assert any(a == b for a, b in zip(order, order[1:], strict=False))
+    assert any(a == b for a, b in itertools.pairwise(order))
 
 
 def test_truncated_for_both_at_the_stroke_cap() -> None:

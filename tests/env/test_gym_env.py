@@ -143,7 +143,8 @@ def test_episode_terminates_when_a_player_reaches_the_target() -> None:
         _, _, terminated, truncated, _ = env.step(action)
         if terminated or truncated:
             break
-    assert terminated and not truncated
+    assert terminated
+    assert not truncated
     assert max(env.frame.game.state.score) >= 6
 
 
@@ -224,7 +225,9 @@ def test_agent_first_gives_the_agent_the_white_and_the_first_stroke() -> None:
     env = SnookerOneRedEnv(agent_first=True)
     obs, info = env.reset(seed=3)
     names = dict(zip(OBS_NAMES, obs.tolist(), strict=True))
-    assert names["my_ball_white"] == 1 and names["my_turn"] == 1 and names["in_hand"] == 1
+    assert names["my_ball_white"] == 1
+    assert names["my_turn"] == 1
+    assert names["in_hand"] == 1
     assert info == {"margin": 0, "strokes": 0}
 
 
@@ -232,7 +235,8 @@ def test_opponent_first_plays_his_visit_before_the_agents_first_decision() -> No
     env = SnookerOneRedEnv(agent_first=False)
     obs, info = env.reset(seed=3)
     names = dict(zip(OBS_NAMES, obs.tolist(), strict=True))
-    assert names["my_ball_white"] == 0 and names["my_turn"] == 1
+    assert names["my_ball_white"] == 0
+    assert names["my_turn"] == 1
     assert info["strokes"] >= 1
 
 
@@ -281,7 +285,8 @@ def test_foul_option_is_the_agents_option_component(value: float, option: Option
     env.step(action)
     choice = env.frame.game.entries[entries]
     assert isinstance(choice, ChoiceRecord)
-    assert choice.option is option and choice.chooser == "agent"
+    assert choice.option is option
+    assert choice.chooser == "agent"
 
 
 def test_from_hand_the_ball_is_placed_at_the_requested_point_projected_onto_the_d() -> None:
@@ -292,7 +297,8 @@ def test_from_hand_the_ball_is_placed_at_the_requested_point_projected_onto_the_
     env.step(action)
     stroke = env.frame.game.entries[0]
     assert isinstance(stroke, StrokeRecord)
-    assert stroke.action.placed is not None and in_d(stroke.action.placed)
+    assert stroke.action.placed is not None
+    assert in_d(stroke.action.placed)
     expected = project_into_d(read_action(action).place)
     assert stroke.action.placed == expected
 

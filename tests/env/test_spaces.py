@@ -33,7 +33,8 @@ def test_the_box_corners_are_the_physical_ranges() -> None:
     high = read_action(np.ones(8))
     assert (low.strike.aim, low.strike.speed, low.strike.elevation) == (-180.0, 0.05, 0.0)
     assert (high.strike.aim, high.strike.speed, high.strike.elevation) == (180.0, 10.0, 90.0)
-    assert low.option is Option.AS_THEY_LIE and high.option is Option.FROM_D
+    assert low.option is Option.AS_THEY_LIE
+    assert high.option is Option.FROM_D
     assert low.place == (D_CENTRE[0] - D_RADIUS, D_CENTRE[1] - D_RADIUS)
 
 
@@ -134,7 +135,8 @@ def test_random_player_places_legally_and_strikes_within_the_limits() -> None:
         assert action.placed is not None
         assert placement_problem(position.balls, Ball.WHITE, action.placed) is None
         s = action.strike
-        assert 0 < s.speed <= MAX_SPEED and math.hypot(s.side, s.height) <= MAX_TIP_OFFSET
+        assert 0 < s.speed <= MAX_SPEED
+        assert math.hypot(s.side, s.height) <= MAX_TIP_OFFSET
 
 
 def test_opponents_are_made_by_name() -> None:
