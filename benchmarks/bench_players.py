@@ -12,6 +12,11 @@ game in 20, and decides in <= 1 s on one core.
 
 ``--jobs`` plays games in parallel processes (each game on one core, so decision times stay
 per core); ``--records DIR`` keeps every game's record.
+
+``--decisions N`` measures the search alone instead: the positions met in seeded games of
+``--p1`` against itself (the first N), each decided once more by a fresh ``--p1`` player,
+and prints decisions per second of one core's CPU time (the figure to compare before and
+after a change of the search, in the same conditions and with the load reported).
 """
 
 from __future__ import annotations
@@ -104,6 +109,35 @@ def play_one(job: tuple[int, int, str, str, int, str | None]) -> dict[str, Any]:
     }
 
 
+def decision_rate(level: str, count: int, seed: int) -> dict[str, Any]:
+    """Decisions per CPU second of ``level`` over the first ``count`` positions of seeded
+    games of ``level`` against itself."""
+    positions: list[Position] = []
+    number = 0
+    while len(positions) < count:
+        rng = random.Random(game_seed(seed, number))
+        names = ("A", "B")
+        players = {n: make_player(level, rng.getrandbits(32)) for n in names}
+
+        def keep(game: Game, entry: object) -> None:
+            if len(positions) < count and not game.over:
+                positions.append(game.position)
+
+        play_game(players, GameSettings(target=100, names=names), PhysicsSimulator(), on_entry=keep)
+        number += 1
+    player = make_player(level, seed)
+    c0 = time.thread_time()
+    for position in positions:
+        player.decide(position)
+    cpu = time.thread_time() - c0
+    return {
+        "level": level,
+        "decisions": count,
+        "cpu_seconds": round(cpu, 3),
+        "decisions_per_cpu_second": round(count / cpu, 3),
+    }
+
+
 def _spread(values: list[float]) -> dict[str, Any]:
     t = sorted(values)
     return {
@@ -141,7 +175,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--records", metavar="DIR", help="keep every game's record here")
     parser.add_argument("--out", metavar="FILE", help="also write the figures as JSON here")
+    parser.add_argument(
+        "--decisions", type=int, metavar="N", help="time N decisions of --p1 instead of games"
+    )
     args = parser.parse_args(argv)
+    if args.decisions is not None:
+        if args.decisions < 1:
+            print("bench_players: --decisions must be positive", file=sys.stderr)
+            return 2
+        print(json.dumps(decision_rate(args.p1, args.decisions, args.seed), indent=2))
+        return 0
     if args.games < 1 or args.jobs < 1:
         print("bench_players: --games and --jobs must be positive", file=sys.stderr)
         return 2

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from onered.bridge import (
     BOTH,
@@ -265,3 +267,58 @@ def test_outcome_is_frozen() -> None:
     got = outcome(shot(), "white")
     with pytest.raises(AttributeError):
         got.cannon = True  # type: ignore[misc]
+
+
+# --- the compact form (the AI's search) reads the same -------------------------------------
+
+
+def test_compact_outcome_of_a_touching_rest() -> None:
+    from onered.bridge import compact_outcome
+    from onered.physics import EVENT_KINDS, CompactShot
+
+    code = EVENT_KINDS.index(EventKind.BALL_BALL)
+    rest = ((0.5, 1.0), (0.5 + BALL_DIAMETER, 1.0), None)
+    events = ((0.3, code, 0, 1, -1, -1, 0),)
+    got = compact_outcome(CompactShot(1.0, rest, events), ("white", "red", "yellow"), "white")
+    assert got.first_hit == "red"
+    assert got.touching
+    assert got.positions == {"white": rest[0], "red": rest[1]}
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    from_baulk=st.booleans(),
+)
+def test_compact_outcome_equals_the_full_reading(seed: int, from_baulk: bool) -> None:
+    """The seam: the same strikes simulated in full and in the compact form give the same
+    outcome, and the same referee stroke."""
+    import random
+
+    from onered.bridge import compact_outcome
+    from onered.physics import Params, TableSpec, simulate, simulate_compact, strike_to_launch
+    from onered.physics.types import Strike
+
+    rng = random.Random(seed)
+    balls = {
+        "white": (rng.uniform(0.3, 1.5), rng.uniform(0.3, 0.7) if from_baulk else 1.5),
+        "yellow": (rng.uniform(0.2, 1.6), rng.uniform(1.7, 2.4)),
+        "red": (rng.uniform(0.2, 1.6), rng.uniform(2.6, 3.3)),
+    }
+    params, table = Params(), TableSpec()
+    strikes = [
+        Strike(
+            rng.uniform(0.3, 6.0),
+            rng.uniform(0, 360),
+            rng.uniform(-0.4, 0.4),
+            rng.uniform(-0.5, 0.5),
+        )
+        for _ in range(20)
+    ]
+    launches = [strike_to_launch(s, params) for s in strikes]
+    batch = simulate_compact(balls, "white", launches, params, table)
+    for launch, compact in zip(launches, batch.shots, strict=True):
+        full = outcome(simulate(balls, "white", launch, params, table), "white")
+        lean = compact_outcome(compact, batch.ball_ids, "white")
+        assert lean == full
+        assert lean.stroke(placed=None) == full.stroke(placed=None)

@@ -4,8 +4,11 @@ The physics knows nothing of the rules and the referee knows nothing of the phys
 module is the one place where they meet (STYLE.md, "what this suggests" 3). Each query reads
 the time-ordered event log (and the rest positions where the question is about rest) and
 answers one question the referee protocol asks; :func:`outcome` puts them together into the
-``outcome`` object of ``shared/spec/shot-protocol.md``, which is a valid referee ``stroke``
-line's fields.
+``outcome`` object of the shot protocol (``docs/shot-protocol.md``), which is a valid referee
+``stroke`` line's fields. :func:`compact_outcome` gives the same answer for a shot of
+``onered.physics.simulate_compact`` (the AI's lean form: integer-coded events, no paths), and
+:meth:`Outcome.stroke` turns either into the referee's :class:`onered.rules.Stroke`, so the
+game loop and the AI's search read a simulated stroke in one way.
 
 Only the cue ball's own contacts count for :func:`first_hit` and :func:`cannon`: an object
 ball running into the other object ball is not the cue ball touching it.
@@ -13,11 +16,12 @@ ball running into the other object ball is not the cue ball touching it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from onered import rules
+from onered.physics import DIRECTIONS, EVENT_KINDS, CompactShot
 from onered.physics.types import Event, EventKind, ShotResult, Vec2
 from onered.table import in_baulk
 from onered.table import touching as balls_touching
@@ -38,6 +42,14 @@ _OFF_TABLE_KIND = "off_table"
 _BALL_BALL = EventKind.BALL_BALL
 _POCKET = EventKind.POCKET
 _BAULK_LINE = EventKind.BAULK_LINE
+#: The same kinds as the integer codes of the compact form (``EVENT_KINDS``, ``DIRECTIONS``).
+_C_BALL_BALL = EVENT_KINDS.index(_BALL_BALL)
+_C_POCKET = EVENT_KINDS.index(_POCKET)
+_C_BAULK_LINE = EVENT_KINDS.index(_BAULK_LINE)
+_C_OFF_TABLE = frozenset(k for k, kind in enumerate(EVENT_KINDS) if kind.value == _OFF_TABLE_KIND)
+_C_IN = DIRECTIONS.index("in")
+#: The referee's balls by name (a dict lookup is cheaper than ``Ball(name)``).
+_BALLS: dict[str, rules.Ball] = {ball.value: ball for ball in rules.Ball}
 
 
 def _cue_contacts(events: Iterable[Event], cue: str) -> list[tuple[float, str]]:
@@ -131,6 +143,30 @@ class Outcome:
     touching: bool
     positions: Mapping[str, Vec2]
 
+    def stroke(
+        self,
+        *,
+        placed: Vec2 | None = None,
+        fouls: frozenset[rules.FoulCode] = frozenset(),
+        striker: str | None = None,
+    ) -> rules.Stroke:
+        """The referee's stroke: this outcome, with the placement from hand, the fouls the
+        caller saw (``bad_from_hand``) and the striker's name when he is named."""
+        hit = self.first_hit
+        balls = _BALLS
+        return rules.Stroke(
+            striker=striker,
+            placed=placed,
+            fouls=fouls,
+            first_hit=None if hit is None else rules.BOTH if hit == BOTH else balls[hit],
+            cannon=self.cannon,
+            potted=tuple(balls[b] for b in self.potted),
+            off_table=tuple(balls[b] for b in self.off_table),
+            crossed_baulk=self.crossed_baulk,
+            touching=self.touching,
+            positions={balls[b]: (float(p[0]), float(p[1])) for b, p in self.positions.items()},
+        )
+
     def to_json(self) -> dict[str, Any]:
         """The shot protocol's ``outcome`` object (a referee ``stroke`` line without its
         ``type``), with plain lists and floats, ready for :func:`json.dumps`."""
@@ -157,4 +193,41 @@ def outcome(result: ShotResult, cue: str) -> Outcome:
         crossed_baulk=crossed_baulk(events, result.rest, cue),
         touching=touching(result.rest, cue),
         positions={ball: at for ball, at in result.rest.items() if at is not None},
+    )
+
+
+def compact_outcome(shot: CompactShot, ids: Sequence[str], cue: str) -> Outcome:
+    """:func:`outcome` for a shot of ``onered.physics.simulate_compact``: ``ids`` are the
+    batch's ``ball_ids`` (the balls' names by index). The same questions, answered the same
+    way from the integer-coded events (a test holds the two forms equal on the same shots)."""
+    ci = ids.index(cue)
+    contacts: list[tuple[float, str]] = []
+    gone: list[str] = []
+    off: list[str] = []
+    crossed_in = False
+    for t, kind, a, b, _cushion, _pocket, direction in shot.events:
+        if kind == _C_BALL_BALL:
+            if a == ci:
+                contacts.append((t, ids[b]))
+            elif b == ci:
+                contacts.append((t, ids[a]))
+        elif kind == _C_POCKET:
+            gone.append(ids[a])
+        elif kind == _C_BAULK_LINE:
+            if a == ci and direction == _C_IN:
+                crossed_in = True
+        elif kind in _C_OFF_TABLE:
+            off.append(ids[a])
+    rest = shot.rest
+    at = rest[ci]
+    positions = {ids[i]: p for i, p in enumerate(rest) if p is not None}
+    return Outcome(
+        first_hit=_first_hit(contacts),
+        cannon=_cannon(contacts),
+        potted=tuple(gone),
+        off_table=tuple(off),
+        crossed_baulk=crossed_in and at is not None and in_baulk(at),
+        touching=at is not None
+        and any(balls_touching(at, p) for i, p in enumerate(rest) if i != ci and p is not None),
+        positions=positions,
     )

@@ -228,7 +228,7 @@ def test_levels_differ_in_noise_and_budget() -> None:
 
 @pytest.mark.parametrize(
     ("spec", "message"),
-    [("human", "unknown kind 'human'"), ("ai:master", "unknown level 'master'")],
+    [("human", "unknown kind 'human'"), ("ai:grandmaster", "unknown level 'grandmaster'")],
 )
 def test_a_player_description_must_name_a_known_player(spec: str, message: str) -> None:
     with pytest.raises(PlayerSpecError, match=message):

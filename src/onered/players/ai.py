@@ -13,14 +13,15 @@ import math
 import random
 from collections.abc import Mapping
 
-from onered.game.loop import placement_problem
+from onered import rules
+from onered.game.loop import placement_point, placement_problem
 from onered.game.model import Action, Intent, LagChoice, Position
 from onered.physics import Params, TableSpec, simulate
 from onered.physics import strike_to_launch as _to_launch
 from onered.physics.types import Strike
 from onered.players.search import Searcher
 from onered.players.strength import Strength
-from onered.rules import Option
+from onered.rules import Ball, Match, Option
 from onered.table import BALL_RADIUS, Point
 
 
@@ -66,12 +67,26 @@ class AIPlayer:
         return self.strength.noise.apply(Strike(chosen, 90.0), self.rng)
 
     def lag_choice(self) -> LagChoice:
-        """Play first with the white: the first visit has the table to itself (2.3.3)."""
-        return LagChoice()
+        """Order and ball from measured value: the search's value of the opening (2.3.3)
+        for this player is the value of playing first; playing second gives the opening
+        to the opponent, worth as much to him (he is taken to be as strong), so
+        ``-value`` to this player. The two balls are alike on the simulated table, so
+        the ball is a draw from the player's seeded generator, not always the white."""
+        value = self.opening_value()
+        ball = Ball.WHITE if self.rng.random() < 0.5 else Ball.YELLOW
+        return LagChoice(play_first=value >= -value, ball=ball)  # first: value; second: -value
+
+    def opening_value(self) -> float:
+        """The search's value of the opening position for the player who starts."""
+        state = rules.start(Match(target=100, players=("first", "second")))
+        opening = rules.opening_verdict(state)
+        balls = {p.ball: placement_point(p) for p in opening.placements}
+        return self.searcher.position_value(Position(balls=balls, state=state))
 
     def choose(self, options: Mapping[Option, Position]) -> Option:
-        """The option whose position is worth more to this player (ties: as they lie)."""
-        values = self.searcher.option_values(dict(options))
+        """The foul option (2.12.3) whose position the search values more for this player
+        (:meth:`Searcher.position_value`; ties: as they lie)."""
+        values = {o: self.searcher.position_value(p) for o, p in options.items()}
         return max(
             (Option.AS_THEY_LIE, Option.FROM_D),
             key=lambda o: values.get(o, -math.inf) + (1e-9 if o is Option.AS_THEY_LIE else 0.0),

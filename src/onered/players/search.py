@@ -33,21 +33,14 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from onered import rules
+from onered import bridge, rules
 from onered.game.fouls import bad_from_hand_compact
+from onered.game.loop import settle
 from onered.game.model import Position
-from onered.physics import (
-    DIRECTIONS,
-    EVENT_KINDS,
-    CompactShot,
-    Params,
-    TableSpec,
-    simulate_compact,
-    strike_to_launch,
-)
-from onered.physics.types import EventKind, Strike
+from onered.physics import CompactShot, Params, TableSpec, simulate_compact, strike_to_launch
+from onered.physics.types import Strike
 from onered.players.geometry import (
     CUSHIONS,
     angle_of,
@@ -60,7 +53,7 @@ from onered.players.geometry import (
 )
 from onered.players.leave import LeaveModel
 from onered.players.strength import Strength, clamp_strike
-from onered.rules import BOTH, Ball, FoulCode, GameState, ScoreKind, Stroke, Verdict
+from onered.rules import Ball, FoulCode, GameState, ScoreKind, Stroke, Verdict
 from onered.rules.model import CANNON_LIMIT, HAZARD_LIMIT, PENALTY
 from onered.table import BALL_DIAMETER, BALL_RADIUS, Point, Spot, in_baulk
 
@@ -71,15 +64,27 @@ WIN_VALUE = 100.0
 #: past the hundred must cross, and the fewer points are left, the fewer strokes remain
 #: to do it in (2.13).
 BAULK_PENDING_SHARE = (0.5, 0.1)
-#: Event codes of the compact form (``onered.physics.EVENT_KINDS``, ``DIRECTIONS``).
-_BALL_BALL = EVENT_KINDS.index(EventKind.BALL_BALL)
-_POCKET = EVENT_KINDS.index(EventKind.POCKET)
-_BAULK = EVENT_KINDS.index(EventKind.BAULK_LINE)
-_IN = DIRECTIONS.index("in")
-_SIMULTANEOUS = 1e-9
 #: Launch speeds (m/s) added to the scan while a baulk-line crossing is owed.
 _CROSSING_SPEEDS = (4.8, 6.0)
-_BALLS = {b.value: b for b in Ball}
+#: What a stroke the rules forbid by a limit costs besides its penalty (points): the 76th
+#: cannon, the 16th hazard (2.8, 2.9) and a break taken past the hundred without the
+#: baulk-line crossing (2.13). The referee's verdict says which strokes these are; the cost
+#: makes the search treat them as forbidden rather than as ordinary fouls.
+FORBIDDEN_COST = 60.0
+_FORBIDDEN = frozenset({FoulCode.HAZARD_LIMIT, FoulCode.CANNON_LIMIT, FoulCode.BAULK_LINE})
+#: Stage 3's noise samples are multiplied by this when some candidate of the scan is a
+#: forbidden stroke: near a limit a rare slip matters, so it is looked for harder.
+_LIMIT_SAMPLES = 3
+#: The look-ahead for the baulk-line crossing: cue actions scanned from the position a
+#: finalist leaves (speeds in m/s, tip heights in R), the best crossings kept, and the
+#: noise samples each is judged by.
+_PLAN_SPEEDS = (2.2, 3.5, 5.0)
+_PLAN_HEIGHTS = (-0.4, 0.3)
+_PLAN_KEEP = 3
+_PLAN_SAMPLES = 8
+_PLAN_PLACES = 3
+_NO_FOULS: frozenset[FoulCode] = frozenset()
+_BAD_FROM_HAND = frozenset({FoulCode.BAD_FROM_HAND})
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,48 +218,24 @@ class Searcher:
         shot: CompactShot,
         opp_from_d: float,
     ) -> tuple[float, Verdict]:
-        """The value of one simulated stroke, and the referee's verdict on it."""
-        ci = ids.index(ctx.me.value)
-        rest = shot.rest
-        contacts: list[tuple[float, int]] = []
-        potted: list[Ball] = []
-        crossed_in = False
-        for t, kind, a, b, _cushion, _pocket, direction in shot.events:
-            if kind == _BALL_BALL:
-                if a == ci or b == ci:
-                    contacts.append((t, b if a == ci else a))
-            elif kind == _POCKET:
-                potted.append(_BALLS[ids[a]])
-            elif kind == _BAULK and a == ci and direction == _IN:
-                crossed_in = True
-        cue_rest = rest[ci]
-        # a stroke from hand not played out of baulk: the game loop's reading (decision 7)
-        fault = placed is not None and bad_from_hand_compact(
-            shot.events, rest, ids, ctx.me.value, ctx.names_with(placed)
-        )
-        first: rules.FirstHit = None
-        cannon = False
-        if contacts:
-            t0, o0 = contacts[0]
-            first = _BALLS[ids[o0]]
-            for t, o in contacts[1:]:
-                if o != o0:
-                    cannon = True
-                    if t - t0 <= _SIMULTANEOUS:
-                        first = BOTH
-                    break
-        positions = {_BALLS[ids[i]]: p for i, p in enumerate(rest) if p is not None}
-        stroke = Stroke(
-            placed=placed,
-            first_hit=first,
-            cannon=cannon,
-            potted=tuple(potted),
-            fouls=frozenset({FoulCode.BAD_FROM_HAND}) if fault else frozenset(),
-            crossed_baulk=crossed_in and cue_rest is not None and in_baulk(cue_rest),
-            positions=positions,
-        )
-        state, verdict = rules.judge(ctx.state, stroke)
+        """The value of one simulated stroke, and the referee's verdict on it: the bridge
+        reads the shot (``onered.bridge.compact_outcome``), the game loop's foul reading
+        judges a stroke from hand (decision 7), the referee the rest."""
+        state, verdict = rules.judge(ctx.state, self._stroke(ctx, placed, ids, shot))
         return self.stroke_value(ctx.s, state, verdict, opp_from_d), verdict
+
+    def _stroke(
+        self, ctx: _Context, placed: Point | None, ids: tuple[str, ...], shot: CompactShot
+    ) -> Stroke:
+        """The referee's stroke for a simulated one (the bridge's reading, and the game
+        loop's foul reading of a stroke from hand)."""
+        me = ctx.me.value
+        fault = placed is not None and bad_from_hand_compact(
+            shot.events, shot.rest, ids, me, ctx.names_with(placed)
+        )
+        return bridge.compact_outcome(shot, ids, me).stroke(
+            placed=placed, fouls=_BAD_FROM_HAND if fault else _NO_FOULS
+        )
 
     def stroke_value(
         self, s: int, state: GameState, verdict: Verdict, opp_from_d: float | None = None
@@ -265,10 +246,14 @@ class Searcher:
         not given). Public for the coach (``onered.coach``), which judges strokes itself."""
         if state.winner is not None:
             return (verdict.points + WIN_VALUE) if state.winner == s else -WIN_VALUE
-        if verdict.foul is not None:
+        foul = verdict.foul
+        if foul is not None:
             if opp_from_d is None:
                 opp_from_d = self._opp_from_d()
-            return -PENALTY - max(self.leave_for(state, 1 - s, fresh=True), opp_from_d)
+            value = -PENALTY - max(self.leave_for(state, 1 - s, fresh=True), opp_from_d)
+            if not _FORBIDDEN.isdisjoint(foul.codes):
+                value -= FORBIDDEN_COST
+            return value
         if verdict.visit_over:
             return -self.leave_for(state, 1 - s, fresh=True)
         value = verdict.points + self.leave_for(state, s, fresh=False)
@@ -428,8 +413,34 @@ class Searcher:
         scanned = self._run(ctx, places, self._scan(ctx, places), opp_from_d)
         if not scanned:  # no aim at all (cannot happen with a ball on the table)
             return Choice(places[0], Strike(1.0, 90.0), (), 0.0)
+        # what the referee's verdicts on the scan say about this position
+        near_limit = any(_forbidden(item.verdict) for item in scanned)
+        planning = any(item.verdict.baulk_required for item in scanned)
+        budget = self.strength.budget
+        finalists = self._refine(
+            ctx,
+            places,
+            self._leaders(scanned),
+            opp_from_d,
+            limit=2 * budget.finalists if planning else None,
+        )
+        samples = budget.samples * (_LIMIT_SAMPLES if near_limit else 1)
+        return self._choose(ctx, places, finalists, opp_from_d, rng, samples, plan=planning)
+
+    def position_value(self, position: Position) -> float:
+        """The value of ``position`` to the player to play: the best smoothed value of
+        the search's refined candidates (stages 1 and 2, no random draws). It measures a
+        foul option's position or the opening, for the choices made before a stroke."""
+        ctx = _Context(position)
+        opp_from_d = self._opp_from_d()
+        places: list[Point | None] = list(self._placements(ctx)) if ctx.from_hand else [None]
+        if not places:
+            return -self._opp_from_d()
+        scanned = self._run(ctx, places, self._scan(ctx, places), opp_from_d)
+        if not scanned:
+            return 0.0
         finalists = self._refine(ctx, places, self._leaders(scanned), opp_from_d)
-        return self._choose(ctx, places, finalists, opp_from_d, rng)
+        return max(c.value for c in finalists)
 
     def shortlist(self, position: Position) -> list[Choice]:
         """Stages 1 and 2 of :meth:`decide` without the last: every refined candidate
@@ -530,10 +541,16 @@ class Searcher:
         finalists: Sequence[_Finalist],
         opp_from_d: float,
         rng: random.Random,
+        samples: int | None = None,
+        *,
+        plan: bool = False,
     ) -> Choice:
         """Stage 3: each finalist simulated under the player's noise, the same draws for
-        all; the best mean value wins."""
-        budget, noise = self.strength.budget, self.strength.noise
+        all; the best mean value wins. With ``plan`` (a stroke may bring the break into a
+        baulk-line window), a finalist that leaves the crossing owed is valued by the
+        crossing strokes its nominal leave offers (:meth:`crossing_value`)."""
+        noise = self.strength.noise
+        n_samples = self.strength.budget.samples if samples is None else samples
         draws = [
             (
                 rng.gauss(0.0, noise.aim),
@@ -541,8 +558,17 @@ class Searcher:
                 rng.gauss(0.0, noise.tip),
                 rng.gauss(0.0, noise.tip),
             )
-            for _ in range(budget.samples)
+            for _ in range(n_samples)
         ]
+        plans: list[float | None] = [None] * len(finalists)
+        if plan:
+            nominal = self._run(
+                ctx, places, [(c.place, c.strike, n) for n, c in enumerate(finalists)], opp_from_d
+            )
+            for item in nominal:
+                after = self._owed_after(ctx, places, item)
+                if after is not None:
+                    plans[item.tag] = self.crossing_value(after, draws[:_PLAN_SAMPLES])
         jobs = []
         for n, cand in enumerate(finalists):
             s = cand.strike
@@ -551,15 +577,101 @@ class Searcher:
                 jobs.append((cand.place, clamp_strike(noisy), n))
         totals = [0.0] * len(finalists)
         for item in self._run(ctx, places, jobs, opp_from_d):
-            totals[item.tag] += item.value
+            value = item.value
+            planned = plans[item.tag]
+            verdict = item.verdict
+            if planned is not None and verdict.baulk_required and not verdict.visit_over:
+                value = verdict.points + planned
+            totals[item.tag] += value
         fair = [i for i, c in enumerate(finalists) if c.fair_from_hand]
         k = max(fair or range(len(finalists)), key=lambda i: (totals[i], -i))
         best = finalists[k]
-        return Choice(places[best.place], best.strike, best.scores, totals[k] / budget.samples)
+        return Choice(places[best.place], best.strike, best.scores, totals[k] / n_samples)
+
+    def _owed_after(
+        self, ctx: _Context, places: Sequence[Point | None], item: _Scored
+    ) -> Position | None:
+        """The position a stroke leaves when the visit goes on with the baulk-line crossing
+        owed (``None`` otherwise): the balls where they came to rest, then the referee's
+        placements."""
+        verdict = item.verdict
+        if verdict.foul is not None or verdict.visit_over or not verdict.baulk_required:
+            return None
+        placed = places[item.place]
+        cue = placed if placed is not None else ctx.position.balls[ctx.me]
+        ids, shots = self._simulate(ctx, cue, [item.strike])
+        state, again = rules.judge(ctx.state, self._stroke(ctx, placed, ids, shots[0]))
+        rest = {Ball(ids[i]): p for i, p in enumerate(shots[0].rest)}
+        balls = settle(rest, state, again.placements)
+        return Position(balls=balls, state=replace(state, table=dict(balls)))
+
+    def crossing_value(
+        self,
+        position: Position,
+        draws: Sequence[tuple[float, float, float, float]] | None = None,
+        rng: random.Random | None = None,
+    ) -> float:
+        """The value to the player to play of ``position`` while he owes the baulk-line
+        crossing: a coarse scan of strokes with the pace to come back to baulk, the best
+        few that cross (the referee's ``baulk_crossed``) judged under his noise (``draws``,
+        or ``_PLAN_SAMPLES`` drawn from ``rng``), the best mean kept — or the ordinary
+        leave's share (:func:`baulk_pending_share`) when that is worth more."""
+        ctx = _Context(position)
+        fallback = self.leave_for(position.state, ctx.s, fresh=False)
+        if draws is None:
+            gen = rng if rng is not None else random.Random(0)
+            noise = self.strength.noise
+            draws = [
+                (
+                    gen.gauss(0.0, noise.aim),
+                    gen.gauss(0.0, noise.speed),
+                    gen.gauss(0.0, noise.tip),
+                    gen.gauss(0.0, noise.tip),
+                )
+                for _ in range(_PLAN_SAMPLES)
+            ]
+        opp_from_d = self._opp_from_d()
+        places: list[Point | None] = [None]
+        if ctx.from_hand:
+            places = list[Point | None](self._placements(ctx)[:_PLAN_PLACES])
+        jobs: list[tuple[int, Strike, int]] = []
+        for k, placed in enumerate(places):
+            cue = placed if placed is not None else ctx.position.balls[ctx.me]
+            for aim, tag in self._scan_aims(ctx, cue):
+                if tag < 10:  # direct strokes only: a coarse look
+                    for speed in _PLAN_SPEEDS:
+                        for height in _PLAN_HEIGHTS:
+                            jobs.append((k, Strike(speed, aim, 0.0, height), tag))
+        crossing = sorted(
+            (
+                item
+                for item in self._run(ctx, places, jobs, opp_from_d)
+                if item.verdict.baulk_crossed
+            ),
+            key=lambda item: -item.value,
+        )[:_PLAN_KEEP]
+        if not crossing:
+            return fallback
+        noisy_jobs = []
+        for n, item in enumerate(crossing):
+            s = item.strike
+            for da, dv, ds, dh in draws:
+                noisy = Strike(s.speed * (1 + dv), s.aim + da, s.side + ds, s.height + dh)
+                noisy_jobs.append((item.place, clamp_strike(noisy), n))
+        totals = [0.0] * len(crossing)
+        for item in self._run(ctx, places, noisy_jobs, opp_from_d):
+            totals[item.tag] += item.value
+        return max(fallback, max(totals) / len(draws))
 
 
 def _parts(verdict: Verdict) -> tuple[ScoreKind, ...]:
     return tuple(kind for kind, _ in verdict.scored)
+
+
+def _forbidden(verdict: Verdict) -> bool:
+    """The stroke is one the rules' limits forbid (see :data:`FORBIDDEN_COST`)."""
+    foul = verdict.foul
+    return foul is not None and not _FORBIDDEN.isdisjoint(foul.codes)
 
 
 def _bad_from_hand(verdict: Verdict) -> bool:

@@ -4,20 +4,30 @@ The noise is Gaussian on the cue action, as in the computational pool tournament
 2007; Archibald, Altman, Greenspan & Shoham 2010): on the aim (degrees), on the launch
 speed (a relative error) and on the tip offset (side and height, fractions of the radius).
 The budget says how many strokes the player simulates before he chooses. Both are plain
-values: a level is a :class:`Strength`, and :data:`STRENGTHS` holds the three named ones.
+values: a level is a :class:`Strength`.
+
+The levels are defined here once: :class:`Level` names them by what they are like (a
+novice to a master), :data:`LEVELS` gives each its :class:`Strength`, and
+:data:`STRENGTHS` the same by the name the records and the web use (``ai:pro``). Each
+level's :class:`Measured` figures come from ``benchmarks/bench_strength.py`` (see
+``docs/players.md``); :func:`adapt` picks the level whose measured points per visit are
+nearest a person's.
 """
 
 from __future__ import annotations
 
+import math
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
+from enum import Enum
 
+from onered.physics.cue import MAX_SPEED, MAX_TIP_OFFSET
 from onered.physics.types import Strike
 
-#: The cue action's limits (shot protocol): launch speed and tip offset.
+#: The slowest stroke a player delivers (m/s); the cue action's upper limits are the
+#: engine's (``onered.physics.cue``).
 MIN_SPEED = 0.05
-MAX_SPEED = 10.0
-MAX_TIP = 0.8
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,12 +57,13 @@ class Noise:
 
 
 def clamp_strike(strike: Strike) -> Strike:
-    """``strike`` with its speed in [0.05, 10] m/s and its tip offset within 0.8 R."""
+    """``strike`` with its speed in [MIN_SPEED, MAX_SPEED] and its tip offset within the
+    engine's limit (``onered.physics.cue``)."""
     speed = min(MAX_SPEED, max(MIN_SPEED, strike.speed))
     side, height = strike.side, strike.height
     offset = (side * side + height * height) ** 0.5
-    if offset > MAX_TIP:
-        k = MAX_TIP / offset * (1 - 1e-9)
+    if offset > MAX_TIP_OFFSET:
+        k = MAX_TIP_OFFSET / offset * (1 - 1e-9)
         side, height = side * k, height * k
     if (speed, side, height) == (strike.speed, strike.side, strike.height):
         return strike
@@ -86,6 +97,28 @@ class Budget:
     samples: int
 
 
+class Level(Enum):
+    """The AI's levels of play, weakest first, named by what they are like."""
+
+    NOVICE = "novice"  # has just picked up a cue: the easy pots and in-offs, sometimes
+    BEGINNER = "beginner"  # knows the strokes, rarely strings three together
+    AMATEUR = "amateur"  # a regular player: breaks into the teens and twenties
+    CLUB = "club"  # a good club player: breaks of 30-50
+    PRO = "pro"  # a professional: breaks of 50 and more, the odd century
+    MASTER = "master"  # the best there is: near-perfect cue action, the deepest search
+
+
+@dataclass(frozen=True, slots=True)
+class Measured:
+    """A level's figures from ``benchmarks/bench_strength.py``: points per visit, the
+    average break of scoring visits, the highest break and fouls per game."""
+
+    points_per_visit: float
+    average_break: float
+    top_break: int
+    fouls_per_game: float
+
+
 @dataclass(frozen=True, slots=True)
 class Strength:
     """A level of play: ``noise``, ``budget``, and ``continuation`` — the points the player
@@ -95,58 +128,112 @@ class Strength:
     noise: Noise
     budget: Budget
     continuation: float
+    measured: Measured | None = None
 
 
-STRENGTHS: dict[str, Strength] = {
-    "beginner": Strength(
-        name="beginner",
+def _budget(
+    placements: int,
+    window: int,
+    speeds: tuple[float, ...],
+    heights: tuple[float, ...],
+    cushion_aims: int,
+    stages: tuple[int, int, int, int, int],
+) -> Budget:
+    refine, fine_aims, variants, finalists, samples = stages
+    return Budget(
+        placements,
+        window,
+        speeds,
+        heights,
+        cushion_aims,
+        refine,
+        fine_aims,
+        variants,
+        finalists,
+        samples,
+    )
+
+
+#: Every level's strength. The ``measured`` figures are those of the benchmark in
+#: ``docs/players.md`` (games to 100 against the level next to it).
+LEVELS: dict[Level, Strength] = {
+    Level.NOVICE: Strength(
+        name=Level.NOVICE.value,
+        noise=Noise(aim=0.6, speed=0.12, tip=0.1),
+        budget=_budget(2, 7, (1.0, 2.0), (0.0,), 0, (3, 3, 0, 2, 4)),
+        continuation=0.5,
+        measured=Measured(1.2, 4.0, 20, 0.5),
+    ),
+    Level.BEGINNER: Strength(
+        name=Level.BEGINNER.value,
         noise=Noise(aim=0.25, speed=0.08, tip=0.05),
-        budget=Budget(
-            placements=3,
-            window=9,
-            speeds=(0.9, 1.6, 2.8),
-            heights=(0.0,),
-            cushion_aims=0,
-            refine=4,
-            fine_aims=5,
-            variants=0,
-            finalists=3,
-            samples=6,
-        ),
+        budget=_budget(3, 9, (0.9, 1.6, 2.8), (0.0,), 0, (4, 5, 0, 3, 6)),
         continuation=1.0,
+        measured=Measured(3.0, 7.0, 35, 0.3),
     ),
-    "amateur": Strength(
-        name="amateur",
+    Level.AMATEUR: Strength(
+        name=Level.AMATEUR.value,
         noise=Noise(aim=0.08, speed=0.04, tip=0.02),
-        budget=Budget(
-            placements=5,
-            window=13,
-            speeds=(0.7, 1.2, 1.9, 3.0),
-            heights=(-0.4, 0.0, 0.4),
-            cushion_aims=3,
-            refine=8,
-            fine_aims=7,
-            variants=2,
-            finalists=5,
-            samples=12,
-        ),
+        budget=_budget(5, 13, (0.7, 1.2, 1.9, 3.0), (-0.4, 0.0, 0.4), 3, (8, 7, 2, 5, 12)),
         continuation=3.0,
+        measured=Measured(7.7, 12.1, 55, 0.085),
     ),
-    "pro": Strength(
-        name="pro",
+    Level.CLUB: Strength(
+        name=Level.CLUB.value,
+        noise=Noise(aim=0.045, speed=0.025, tip=0.012),
+        budget=_budget(6, 15, (0.6, 0.95, 1.4, 2.1, 3.2), (-0.45, 0.0, 0.45), 4, (10, 9, 3, 6, 16)),
+        continuation=5.0,
+        measured=Measured(15.0, 22.0, 80, 0.05),
+    ),
+    Level.PRO: Strength(
+        name=Level.PRO.value,
         noise=Noise(aim=0.025, speed=0.015, tip=0.006),
-        budget=Budget(
-            placements=6,
-            window=15,
-            speeds=(0.55, 0.85, 1.25, 1.8, 2.6, 3.8),
-            heights=(-0.5, 0.0, 0.45),
-            cushion_aims=5,
-            refine=12,
-            fine_aims=9,
-            variants=4,
-            finalists=6,
-            samples=20,
+        budget=_budget(
+            6, 15, (0.55, 0.85, 1.25, 1.8, 2.6, 3.8), (-0.5, 0.0, 0.45), 5, (12, 9, 4, 6, 20)
         ),
         continuation=7.0,
+        measured=Measured(28.4, 36.5, 105, 0.03),
+    ),
+    Level.MASTER: Strength(
+        name=Level.MASTER.value,
+        noise=Noise(aim=0.012, speed=0.008, tip=0.003),
+        budget=_budget(
+            6, 15, (0.55, 0.85, 1.25, 1.8, 2.6, 3.8), (-0.5, 0.0, 0.45), 5, (14, 9, 4, 7, 24)
+        ),
+        continuation=10.0,
+        measured=Measured(40.0, 50.0, 120, 0.02),
     ),
 }
+#: The same strengths by the name records and the web use (``ai:<name>``).
+STRENGTHS: dict[str, Strength] = {level.value: strength for level, strength in LEVELS.items()}
+
+
+def adapt(points_per_visit: float) -> Level:
+    """The level whose measured points per visit are nearest ``points_per_visit`` (a
+    person's, over his recent games): the computer that will give him a game. Nearness
+    is on a log scale (3 and 6 points a visit are as far apart as 15 and 30); a tie
+    goes to the weaker level."""
+    if isinstance(points_per_visit, bool) or not math.isfinite(points_per_visit):
+        raise ValueError(f"points_per_visit: expected a finite number, got {points_per_visit!r}")
+    if points_per_visit < 0:
+        raise ValueError(f"points_per_visit: expected 0 or more, got {points_per_visit!r}")
+    x = math.log(points_per_visit + 1.0)
+
+    def distance(level: Level) -> float:
+        measured = LEVELS[level].measured
+        ppv = measured.points_per_visit if measured is not None else 0.0
+        return abs(math.log(ppv + 1.0) - x)
+
+    return min(Level, key=distance)
+
+
+def adapt_to_visits(visits: Iterable[int]) -> Level:
+    """:func:`adapt` for a person's recent visits, given as the points each scored (his
+    breaks, including the visits that scored nothing)."""
+    points = list(visits)
+    if not points:
+        raise ValueError("visits: expected at least one visit")
+    for p in points:
+        if isinstance(p, bool) or not isinstance(p, int) or p < 0:
+            raise ValueError(f"visits: expected points of 0 or more, got {p!r}")
+    return adapt(sum(points) / len(points))
