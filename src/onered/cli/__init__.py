@@ -22,6 +22,7 @@ SUBCOMMANDS: dict[str, str] = {
     "play": "onered.cli.play",
     "replay": "onered.cli.replay",
     "stats": "onered.cli.stats",
+    "study": "onered.cli.study",
     "advise": "onered.cli.advise",
 }
 

@@ -1,0 +1,215 @@
+"""``onered study``: many games, a shot over a family of positions, or a parameter sweep,
+on every core (or on Ray), written as Parquet tables, a summary and a report.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+HELP = "studies: many games, shot maps, parameter sweeps (tables, summary, report)"
+
+#: Examples shown under ``onered study --help``.
+EPILOG = """examples:
+  onered study games --p1 ai:pro --p2 ai:amateur --games 200 --target 100
+  onered study shots --shot pot --pocket top_right --player ai:amateur
+  onered study sweep --param e_c --from 0.7 --to 0.95 --steps 6 --games 10
+  onered study games --backend ray --address 127.0.0.1:6379
+the report lands in <out>/report/index.html (default out: ./onered-study/<kind>)"""
+
+
+def _common(p: argparse.ArgumentParser, kind: str) -> None:
+    p.add_argument(
+        "--out", metavar="DIR", help=f"the study's folder (default ./onered-study/{kind})"
+    )
+    p.add_argument("--seed", type=int, default=1, help="the study's seed (default 1)")
+    p.add_argument(
+        "--jobs", type=int, help="worker processes (local: default one per core; ray: local CPUs)"
+    )
+    p.add_argument("--backend", choices=("local", "ray"), default="local", help="default local")
+    p.add_argument("--address", help="with --backend ray: join the cluster at HOST:PORT")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--physics", default="", metavar="NAME=V,...", help="table parameters")
+
+
+def _game_settings(p: argparse.ArgumentParser, games: int, p1: str, p2: str) -> None:
+    p.add_argument("--p1", default=p1, metavar="PLAYER", help=f"first player (default {p1})")
+    p.add_argument("--p2", default=p2, metavar="PLAYER", help=f"second player (default {p2})")
+    p.add_argument("--games", type=int, default=games, help=f"games (default {games})")
+    p.add_argument("--target", type=int, default=30, help="points to win (default 30)")
+    p.add_argument("--max-strokes", type=int, default=400, help="stop a game after (400)")
+    p.add_argument("--no-lag", action="store_true", help="p1 plays first, no lag")
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``onered study``."""
+    from onered.table import POCKET_NAMES
+
+    parser.epilog = EPILOG
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    sub = parser.add_subparsers(dest="kind", metavar="KIND")
+    players = "PLAYER is a level (ai:beginner, ai:amateur, ai:pro, ...) with optional parameters: "
+    players += "ai:pro,noise.aim=0.05,continuation=5"
+
+    games = sub.add_parser("games", help="many games between two players", description=players)
+    _game_settings(games, 20, "ai:amateur", "ai:beginner")
+    _common(games, "games")
+
+    shots = sub.add_parser(
+        "shots",
+        help="probability of each outcome of a shot over a grid of positions",
+        description="One shot (a pot or an in-off of the red into --pocket) from every "
+        "position of a grid, played --samples times with --player's execution noise.",
+    )
+    shots.add_argument("--shot", choices=("pot", "in-off"), default="pot")
+    shots.add_argument("--pocket", choices=POCKET_NAMES, default="top_right")
+    shots.add_argument(
+        "--vary", choices=("object", "cue"), default="object", help="the ball on the grid"
+    )
+    shots.add_argument(
+        "--at", default="0.889,1.7845", metavar="X,Y", help="the other ball (default centre spot)"
+    )
+    shots.add_argument("--grid", default="12x14", metavar="NXxNY", help="columns x rows")
+    shots.add_argument(
+        "--region", default="0.1,1.678,1.95,3.45", metavar="X0,X1,Y0,Y1", help="the grid's area"
+    )
+    shots.add_argument("--player", default="ai:amateur", help="whose noise (default ai:amateur)")
+    shots.add_argument("--samples", type=int, default=200, help="strokes per position (200)")
+    shots.add_argument("--speed", type=float, default=3.0, help="m/s (default 3.0)")
+    shots.add_argument("--side", type=float, default=0.0, help="tip side, fraction of R")
+    shots.add_argument("--height", type=float, default=0.0, help="tip height, fraction of R")
+    _common(shots, "shots")
+
+    sweep = sub.add_parser(
+        "sweep",
+        help="one physical or player parameter over a range",
+        description="A physical parameter (a field of onered.physics.Params, e.g. e_c, mu_r) "
+        "or a player parameter (noise.aim, noise.speed, noise.tip, continuation) over a range; "
+        f"--games games at each value. {players}",
+    )
+    sweep.add_argument("--param", default="e_c", help="the parameter (default e_c)")
+    sweep.add_argument("--values", metavar="V1,V2,...", help="the values (or --from/--to)")
+    sweep.add_argument("--from", dest="start", type=float, default=0.7, help="first value")
+    sweep.add_argument("--to", dest="stop", type=float, default=0.94, help="last value")
+    sweep.add_argument("--steps", type=int, default=4, help="values from --from to --to (4)")
+    sweep.add_argument(
+        "--who", choices=("both", "p1"), default="both", help="whom a player parameter changes"
+    )
+    _game_settings(sweep, 4, "ai:amateur", "ai:amateur")
+    _common(sweep, "sweep")
+
+
+def _floats(text: str, n: int | None, what: str) -> tuple[float, ...]:
+    from onered.study.spec import StudyError
+
+    try:
+        values = tuple(float(v) for v in text.split(","))
+    except ValueError:
+        raise StudyError(f"{what}: expected numbers separated by commas, got {text!r}") from None
+    if n is not None and len(values) != n:
+        raise StudyError(f"{what}: expected {n} numbers, got {text!r}")
+    return values
+
+
+def _spec(args: argparse.Namespace) -> Any:
+    from onered.study import GamesSpec, ShotKind, ShotsSpec, StudyError, SweepSpec, Vary
+    from onered.study.spec import parse_assignments
+
+    physics = parse_assignments(args.physics, "--physics")
+    if args.kind == "games":
+        return GamesSpec(
+            p1=args.p1,
+            p2=args.p2,
+            games=args.games,
+            target=args.target,
+            max_strokes=args.max_strokes,
+            lag=not args.no_lag,
+            physics=physics,
+            seed=args.seed,
+        )
+    if args.kind == "shots":
+        nx, x, ny = str(args.grid).lower().partition("x")
+        if not (x and nx.strip().isdigit() and ny.strip().isdigit()):
+            raise StudyError(f"--grid: expected COLUMNSxROWS such as 12x14, got {args.grid!r}")
+        fixed = _floats(args.at, 2, "--at")
+        region = _floats(args.region, 4, "--region")
+        return ShotsSpec(
+            shot=ShotKind(args.shot),
+            pocket=args.pocket,
+            vary=Vary(args.vary),
+            fixed=(fixed[0], fixed[1]),
+            grid=(int(nx), int(ny)),
+            region=(region[0], region[1], region[2], region[3]),
+            player=args.player,
+            samples=args.samples,
+            speed=args.speed,
+            side=args.side,
+            height=args.height,
+            physics=physics,
+            seed=args.seed,
+        )
+    if args.values:
+        values = _floats(args.values, None, "--values")
+    else:
+        if not 1 <= args.steps <= 1000:
+            raise StudyError(f"--steps: expected a number in [1, 1000], got {args.steps}")
+        n = args.steps
+        values = tuple(args.start + (args.stop - args.start) * k / max(1, n - 1) for k in range(n))
+        values = tuple(round(v, 12) for v in values)
+    return SweepSpec(
+        param=args.param,
+        values=values,
+        p1=args.p1,
+        p2=args.p2,
+        who=args.who,
+        games=args.games,
+        target=args.target,
+        max_strokes=args.max_strokes,
+        lag=not args.no_lag,
+        physics=physics,
+        seed=args.seed,
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the study; 0 when done, 2 on bad arguments, 130 when stopped by Ctrl+C."""
+    from pathlib import Path
+
+    if args.kind is None:
+        print("onered study: choose a kind: games, shots or sweep (see --help)", file=sys.stderr)
+        return 2
+    try:
+        from onered.study import StudyError, StudyInterruptedError, run_study
+    except ImportError as exc:
+        print(
+            f"onered study: needs the 'study' extra ({exc.name} is missing): "
+            "pip install 'onered[study]'",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        spec = _spec(args)
+        out = Path(args.out) if args.out else Path("onered-study", args.kind)
+        result = run_study(
+            spec,
+            out,
+            jobs=args.jobs,
+            backend=args.backend,
+            address=args.address,
+            progress=not args.no_progress,
+        )
+    except StudyInterruptedError as exc:
+        print(f"onered study: {exc}", file=sys.stderr)
+        return 130
+    except StudyError as exc:
+        print(f"onered study: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("onered study: stopped", file=sys.stderr)
+        return 130
+    print(f"tables: {', '.join(str(out / f'{t}.parquet') for t in result.tables)}")
+    print(f"summary: {out / 'summary.json'}")
+    if result.report is not None:
+        print(f"report: {result.report}")
+    return 0

@@ -1,0 +1,263 @@
+"""A study's folder: its spec, one part per finished task, and the tables put together.
+
+Layout of ``DIR``::
+
+    spec.json            the study (kind, settings, seed); a resumed study must match it
+    parts/000017/        task 17's rows: one Parquet file per table and task.json (where
+                         and how long it ran); written to a temporary folder first and
+                         renamed into place, so a part is either whole or absent
+    games.parquet ...    every part's rows in task order (written when all tasks are done)
+    tasks.parquet        per task: seed, node, process, seconds (not part of the results)
+    summary.json, report/index.html and report/*.png
+
+A study killed at any moment leaves whole parts only; started again with the same spec it
+runs the missing tasks and nothing else.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from onered.study.spec import Spec, StudyError, spec_from_json, to_json
+
+if TYPE_CHECKING:
+    import pyarrow as pa  # type: ignore[import-untyped]
+
+    from onered.study.work import Rows
+
+PARTS = "parts"
+SPEC = "spec.json"
+_TMP = ".tmp-"
+
+#: Column types of every table (Arrow type names); a part's rows are written with these,
+#: so an empty part and a full one have the same schema.
+COLUMNS: dict[str, dict[str, str]] = {
+    "games": {
+        "task": "int64",
+        "value_index": "int64",
+        "value": "float64",
+        "game": "int64",
+        "seed": "uint64",
+        "p1": "string",
+        "p2": "string",
+        "first": "string",
+        "winner": "string",
+        "finished": "bool",
+        "strokes": "int64",
+        **{
+            f"{c}_{p}": "int64"
+            for p in ("p1", "p2")
+            for c in ("score", "points", "visits", "high_break", "fouls")
+        },
+    },
+    "strokes": {
+        "task": "int64",
+        "value_index": "int64",
+        "value": "float64",
+        "game": "int64",
+        "stroke": "int64",
+        "striker": "string",
+        "cue_ball": "string",
+        "from_d": "bool",
+        "option": "string",
+        "points": "int64",
+        "scored": "string",
+        "foul": "string",
+        "penalty": "int64",
+        "break": "int64",
+        "visit_end": "bool",
+        "score_p1": "int64",
+        "score_p2": "int64",
+        "first_hit": "string",
+        "cannon": "bool",
+        "potted": "string",
+        "crossed_baulk": "bool",
+        "touching": "bool",
+        "speed": "float64",
+        "aim": "float64",
+        "side": "float64",
+        "height": "float64",
+        "elevation": "float64",
+        "intended": "string",
+        "expected": "float64",
+        "duration": "float64",
+        "events": "int64",
+    },
+    "positions": {
+        "task": "int64",
+        "ix": "int64",
+        "iy": "int64",
+        "x": "float64",
+        "y": "float64",
+        "feasible": "bool",
+        "reason": "string",
+        "aim": "float64",
+        "samples": "int64",
+        "p_success": "float64",
+        "p_foul": "float64",
+        "mean_points": "float64",
+    },
+    "shots": {
+        "task": "int64",
+        "ix": "int64",
+        "iy": "int64",
+        "x": "float64",
+        "y": "float64",
+        "sample": "int64",
+        "outcome": "string",
+        "success": "bool",
+        "pocket": "string",
+        "points": "int64",
+        "scored": "string",
+        "foul": "string",
+        "speed": "float64",
+        "aim": "float64",
+        "side": "float64",
+        "height": "float64",
+    },
+    "tasks": {
+        "task": "int64",
+        "node": "string",
+        "process": "int64",
+        "seconds": "float64",
+    },
+}
+#: The tables of each kind of study (``tasks`` besides).
+TABLES: dict[str, tuple[str, ...]] = {
+    "games": ("games", "strokes"),
+    "sweep": ("games", "strokes"),
+    "shots": ("positions", "shots"),
+}
+_SWEEP_ONLY = ("value_index", "value")
+
+
+def columns(kind: str, table: str) -> dict[str, str]:
+    """The columns of ``table`` in a study of ``kind`` (a sweep's value columns only there)."""
+    cols = COLUMNS[table]
+    if kind == "sweep":
+        return cols
+    return {k: v for k, v in cols.items() if k not in _SWEEP_ONLY}
+
+
+def schema(kind: str, table: str) -> pa.Schema:
+    import pyarrow as pa
+
+    return pa.schema([(k, pa.type_for_alias(v)) for k, v in columns(kind, table).items()])
+
+
+def to_arrow(kind: str, table: str, rows: list[dict[str, Any]]) -> pa.Table:
+    """``rows`` as an Arrow table of the table's schema."""
+    import pyarrow as pa
+
+    return pa.Table.from_pylist(rows, schema=schema(kind, table))
+
+
+class Folder:
+    """A study's output folder (created on :meth:`open`)."""
+
+    def __init__(self, path: Path, spec: Spec) -> None:
+        self.path = path
+        self.spec = spec
+        self.kind = spec.kind.value
+        self.parts = path / PARTS
+
+    def open(self) -> None:
+        """Create the folder, or check that the study written there is this one; remove
+        the temporary leftovers of a killed run."""
+        data = to_json(self.spec)
+        spec_file = self.path / SPEC
+        if self.path.exists() and not self.path.is_dir():
+            raise StudyError(f"--out: {self.path} exists and is not a folder")
+        if spec_file.exists():
+            try:
+                written = json.loads(spec_file.read_text(encoding="utf-8"))
+                same = written == data and spec_from_json(written) == self.spec
+            except (OSError, ValueError) as exc:
+                raise StudyError(f"--out: {spec_file} cannot be read ({exc})") from None
+            if not same:
+                diff = ", ".join(
+                    f"{k}: {written.get(k)!r} there, {v!r} here"
+                    for k, v in data.items()
+                    if written.get(k) != v
+                )
+                raise StudyError(
+                    f"--out: {self.path} holds another study ({diff}); resume it with the same "
+                    f"settings, or choose another --out (or delete the folder)"
+                )
+        elif self.path.exists() and any(self.path.iterdir()):
+            raise StudyError(
+                f"--out: {self.path} is not empty and holds no study (no {SPEC}); "
+                "choose another folder"
+            )
+        try:
+            self.parts.mkdir(parents=True, exist_ok=True)
+            _write_atomic(spec_file, json.dumps(data, indent=2) + "\n")
+        except OSError as exc:
+            raise StudyError(f"--out: cannot write {self.path}: {exc.strerror}") from None
+        for leftover in self.parts.glob(_TMP + "*"):
+            shutil.rmtree(leftover, ignore_errors=True)
+
+    def done(self) -> set[int]:
+        """The tasks whose parts are written."""
+        out = set()
+        for entry in self.parts.iterdir():
+            if entry.name.isdigit() and (entry / "task.json").exists():
+                out.add(int(entry.name))
+        return out
+
+    def write_part(self, index: int, rows: Rows, task: Mapping[str, Any]) -> None:
+        """Task ``index``'s rows, whole or not at all (a folder renamed into place)."""
+        import pyarrow.parquet as pq  # type: ignore[import-untyped]
+
+        final = self.parts / f"{index:06d}"
+        tmp = self.parts / f"{_TMP}{index:06d}-{os.getpid()}"
+        if tmp.exists():
+            shutil.rmtree(tmp)
+        tmp.mkdir()
+        for table in TABLES[self.kind]:
+            pq.write_table(
+                to_arrow(self.kind, table, rows.get(table, [])), tmp / f"{table}.parquet"
+            )
+        (tmp / "task.json").write_text(json.dumps(dict(task)) + "\n", encoding="utf-8")
+        os.replace(tmp, final)
+
+    def read_parts(self, table: str, indices: Iterable[int]) -> pa.Table:
+        """``table``'s rows of the tasks ``indices``, in that order."""
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        pieces = [pq.read_table(self.parts / f"{i:06d}" / f"{table}.parquet") for i in indices]
+        if not pieces:
+            return schema(self.kind, table).empty_table()
+        return pa.concat_tables(pieces)
+
+    def task_rows(self, indices: Iterable[int]) -> list[dict[str, Any]]:
+        rows = []
+        for i in indices:
+            data = json.loads((self.parts / f"{i:06d}" / "task.json").read_text(encoding="utf-8"))
+            rows.append({"task": i, **data})
+        return rows
+
+    def write_tables(self) -> dict[str, pa.Table]:
+        """Put every part together in task order: ``<table>.parquet`` and ``tasks.parquet``."""
+        import pyarrow.parquet as pq
+
+        indices = range(self.spec.tasks)
+        tables = {t: self.read_parts(t, indices) for t in TABLES[self.kind]}
+        tables["tasks"] = to_arrow(self.kind, "tasks", self.task_rows(indices))
+        for name, table in tables.items():
+            tmp = self.path / f"{_TMP}{name}.parquet"
+            pq.write_table(table, tmp)
+            os.replace(tmp, self.path / f"{name}.parquet")
+        return tables
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    tmp = path.with_name(_TMP + path.name)
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)

@@ -1,0 +1,443 @@
+"""What one task of a study does, in whichever process runs it: play a game, or play a
+shot many times from one position. Pure functions of the spec and the task's index (all
+randomness from :func:`~onered.study.spec.task_seed`); rows come back as plain dicts, so
+any backend can carry them.
+
+Games are played by ``onered.players.play_game`` on ``onered.game``; a shot's samples are
+simulated in one call of ``onered.physics.simulate_batch`` and each is read by the game loop
+itself (``Game.play`` on a table that returns the precomputed result: the bridge's reading
+and the referee's verdict, exactly as in a game).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from onered.study.spec import (
+    PLAYER_PARAMS,
+    GamesSpec,
+    ShotKind,
+    ShotsSpec,
+    Spec,
+    StudyError,
+    SweepSpec,
+    Vary,
+    parse_assignments,
+    task_seed,
+)
+
+if TYPE_CHECKING:
+    from onered.game import Game, StrokeRecord
+    from onered.physics import Params, ShotResult, Strike, TableSpec
+    from onered.players import Player
+    from onered.table import Point
+
+Row = dict[str, Any]
+#: A task's rows by table name.
+Rows = dict[str, list[Row]]
+#: The two players' names in every game of a study (the tables' ``p1``/``p2`` columns).
+NAMES = ("p1", "p2")
+
+
+def build_player(
+    spec: str, seed: int, *, params: Params | None = None, table: TableSpec | None = None
+) -> Player:
+    """A player from ``level[,param=value...]``: ``onered.players.make_player`` of the
+    level, with the AI's noise or continuation replaced where given."""
+    from onered.players import AIPlayer, PlayerSpecError, make_player
+
+    base, _, rest = spec.partition(",")
+    try:
+        player = make_player(base.strip(), seed, params=params, table=table)
+    except PlayerSpecError as exc:
+        raise StudyError(str(exc)) from None
+    overrides = parse_assignments(rest, f"player {spec!r}")
+    if not overrides:
+        return player
+    if not isinstance(player, AIPlayer):
+        raise StudyError(f"player {spec!r}: parameters apply to AI players only")
+    strength = player.strength
+    noise: dict[str, float] = {}
+    for name, value in overrides:
+        if name not in PLAYER_PARAMS:
+            raise StudyError(
+                f"player {spec!r}: unknown parameter {name!r} (expected one of "
+                f"{', '.join(PLAYER_PARAMS)})"
+            )
+        if name.startswith("noise."):
+            noise[name.removeprefix("noise.")] = value
+        elif not 0 <= value <= 1000:
+            raise StudyError(f"player {spec!r}: continuation: expected [0, 1000], got {value:g}")
+        else:
+            strength = replace(strength, continuation=value)
+    try:
+        strength = replace(strength, noise=replace(strength.noise, **noise))
+    except ValueError as exc:
+        raise StudyError(f"player {spec!r}: {exc}") from None
+    return AIPlayer(strength, seed, params=params, table=table)
+
+
+def _params(physics: tuple[tuple[str, float], ...]) -> Params:
+    from onered.physics import Params
+
+    return Params(**dict(physics))
+
+
+def run_task(spec: Spec, index: int) -> Rows:
+    """The rows of task ``index`` of ``spec``."""
+    seed = task_seed(spec.seed, index)
+    if isinstance(spec, GamesSpec):
+        game, strokes = play_one(
+            spec.p1, spec.p2, spec.target, spec.max_strokes, spec.lag, spec.physics, seed
+        )
+        head: Row = {"task": index, "game": index}
+        return {
+            "games": [{**head, "seed": seed, **game}],
+            "strokes": [{**head, **s} for s in strokes],
+        }
+    if isinstance(spec, SweepSpec):
+        k, number = spec.task_value(index)
+        value = spec.values[k]
+        players = spec.players_at(value)
+        game, strokes = play_one(
+            players["p1"],
+            players["p2"],
+            spec.target,
+            spec.max_strokes,
+            spec.lag,
+            spec.physics_at(value),
+            seed,
+        )
+        head = {"task": index, "value_index": k, "value": value, "game": number}
+        return {
+            "games": [{**head, "seed": seed, **game}],
+            "strokes": [{**head, **s} for s in strokes],
+        }
+    return shots_task(spec, index, seed)
+
+
+# --- games --------------------------------------------------------------------------------
+
+
+def _join(items: Any) -> str:
+    return "+".join(getattr(i, "value", str(i)) for i in items)
+
+
+def play_one(
+    p1: str,
+    p2: str,
+    target: int,
+    max_strokes: int,
+    lag: bool,
+    physics: tuple[tuple[str, float], ...],
+    seed: int,
+) -> tuple[Row, list[Row]]:
+    """Play one game seeded ``seed``; its row and its strokes' rows."""
+    from onered.game import ChoiceRecord, PhysicsSimulator
+    from onered.players import GameSettings, play_game
+
+    params = _params(physics)
+    simulator = PhysicsSimulator(params=params)
+    seeds = random.Random(seed)
+    players = {
+        NAMES[0]: build_player(p1, seeds.getrandbits(32), params=params, table=simulator.table),
+        NAMES[1]: build_player(p2, seeds.getrandbits(32), params=params, table=simulator.table),
+    }
+    settings = GameSettings(target=target, names=NAMES, lag=lag, max_strokes=max_strokes)
+    game = play_game(players, settings, simulator)
+    order = game.match.players
+    strokes: list[Row] = []
+    option = ""
+    for entry in game.entries:
+        if isinstance(entry, ChoiceRecord):
+            option = entry.option.value
+            continue
+        v = entry.verdict
+        score = dict(zip(order, v.score, strict=True))
+        strike = entry.action.strike
+        intent = entry.action.intent
+        s = entry.stroke
+        strokes.append(
+            {
+                "stroke": v.stroke,
+                "striker": entry.striker,
+                "cue_ball": entry.cue_ball.value,
+                "from_d": v.from_d,
+                "option": option,
+                "points": v.points,
+                "scored": _join(k for k, _ in v.scored),
+                "foul": "" if v.foul is None else _join(v.foul.codes),
+                "penalty": 0 if v.foul is None else v.foul.penalty,
+                "break": v.break_,
+                "visit_end": v.visit_over or v.winner is not None,
+                "score_p1": score[NAMES[0]],
+                "score_p2": score[NAMES[1]],
+                "first_hit": "" if s.first_hit is None else s.first_hit.value,
+                "cannon": s.cannon,
+                "potted": _join(s.potted),
+                "crossed_baulk": s.crossed_baulk,
+                "touching": s.touching,
+                "speed": strike.speed,
+                "aim": strike.aim,
+                "side": strike.side,
+                "height": strike.height,
+                "elevation": strike.elevation,
+                "intended": "" if intent is None else _join(intent.scores),
+                "expected": None if intent is None else intent.expected,
+                "duration": entry.result.duration,
+                "events": len(entry.result.events),
+            }
+        )
+        option = ""
+    if strokes and not game.over:
+        strokes[-1]["visit_end"] = True  # a game stopped mid-visit: its break counts
+    row: Row = {
+        "p1": p1,
+        "p2": p2,
+        "first": order[0],
+        "winner": game.winner or "",
+        "finished": game.over,
+        "strokes": len(strokes),
+    }
+    for name in NAMES:
+        mine = [s for s in strokes if s["striker"] == name]
+        row[f"score_{name}"] = strokes[-1][f"score_{name}"] if strokes else 0
+        row[f"points_{name}"] = sum(s["points"] for s in mine)
+        row[f"visits_{name}"] = sum(1 for s in mine if s["visit_end"])
+        row[f"high_break_{name}"] = max((s["break"] for s in mine if s["visit_end"]), default=0)
+        row[f"fouls_{name}"] = sum(1 for s in mine if s["foul"])
+    return row, strokes
+
+
+# --- shots --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Given:
+    """A table (``onered.game.Simulator``) whose next stroke's result is already known: a
+    sample of a batch, read by the game loop exactly as a played stroke."""
+
+    result: ShotResult
+    params: Params
+    table: TableSpec
+
+    def simulate(self, balls: Mapping[str, Point], cue_ball: str, strike: Strike) -> ShotResult:
+        return self.result
+
+    def describe(self) -> dict[str, Any]:
+        return {}
+
+    def check(self, balls: Mapping[str, Point]) -> None:
+        from onered.physics import check_position
+
+        check_position(balls, self.params, self.table)
+
+
+def _position_game(balls: Mapping[str, Point], simulator: _Given) -> Game:
+    """A game at a constructed mid-game position: the white's owner to play, 0 : 0."""
+    from onered import rules
+    from onered.game import Game
+    from onered.rules import Ball, Match
+
+    state = replace(
+        rules.start(Match(target=100, players=("striker", "opponent"))),
+        table={Ball(b): p for b, p in balls.items()},
+        stroke_no=10,
+        red_spot=None,
+    )
+    return Game.resume(state, {Ball(b): p for b, p in balls.items()}, simulator)
+
+
+def read_strokes(
+    balls: Mapping[str, Point], strikes: list[Strike], params: Params, table: TableSpec
+) -> list[StrokeRecord]:
+    """The game loop's record (the referee's verdict included) of each strike of the white
+    from ``balls``, simulated in one batch."""
+    from onered.game import Action
+    from onered.physics import simulate_batch, strike_to_launch
+
+    launches = [strike_to_launch(s, params) for s in strikes]
+    results = simulate_batch(balls, "white", launches, params, table, paths=False)
+    return [
+        _position_game(balls, _Given(result, params, table)).play(Action(strike=strike))
+        for strike, result in zip(strikes, results, strict=True)
+    ]
+
+
+def _unit(dx: float, dy: float) -> tuple[float, float]:
+    d = math.hypot(dx, dy)
+    return (dx / d, dy / d)
+
+
+def nominal_aim(spec: ShotsSpec, cue: Point, obj: Point, table: TableSpec) -> float | str:
+    """The geometric aim (degrees) of the shot from ``cue`` at ``obj``, or why there is
+    none: a pot aims at the ghost ball for the pocket's mouth; an in-off at the contact from
+    which a stun shot's cue ball leaves at right angles to the line of centres towards the
+    mouth (the 90-degree rule; throw, squirt and follow are left to the calibration)."""
+    from onered.players.geometry import ghost, pocket_targets
+    from onered.table import BALL_DIAMETER
+
+    target = next(t for t in pocket_targets(table) if t.name == spec.pocket)
+    if math.dist(cue, obj) < 2 * BALL_DIAMETER:
+        return "the balls are too close"
+    if spec.shot is ShotKind.POT:
+        g = ghost(obj, target.aim)
+        to_ghost = _unit(g[0] - cue[0], g[1] - cue[1])
+        to_pocket = _unit(target.aim[0] - obj[0], target.aim[1] - obj[1])
+        if to_ghost[0] * to_pocket[0] + to_ghost[1] * to_pocket[1] < math.cos(math.radians(80)):
+            return "cut thinner than 80 degrees"
+        return math.degrees(math.atan2(g[1] - cue[1], g[0] - cue[0]))
+    d = math.dist(obj, target.aim)
+    if d <= BALL_DIAMETER:
+        return "the object ball is in the pocket's mouth"
+    phi = math.atan2(target.aim[1] - obj[1], target.aim[0] - obj[0])
+    alpha = math.acos(BALL_DIAMETER / d)
+    best: tuple[float, float] | None = None
+    for sign in (1.0, -1.0):
+        gx = obj[0] + BALL_DIAMETER * math.cos(phi + sign * alpha)
+        gy = obj[1] + BALL_DIAMETER * math.sin(phi + sign * alpha)
+        travel = _unit(gx - cue[0], gy - cue[1])
+        line = _unit(obj[0] - gx, obj[1] - gy)
+        fullness = travel[0] * line[0] + travel[1] * line[1]
+        if fullness > math.cos(math.radians(80)) and (best is None or fullness > best[0]):
+            best = (fullness, math.degrees(math.atan2(gy - cue[1], gx - cue[0])))
+    if best is None:
+        return "no contact sends the cue ball to the pocket"
+    return best[1]
+
+
+#: The calibration scan: aims within this many degrees of the geometric aim, at this step.
+CALIBRATION = {ShotKind.POT: (1.5, 0.05), ShotKind.IN_OFF: (8.0, 0.1)}
+
+
+def target_kind(spec: ShotsSpec) -> tuple[str, str]:
+    """What makes the shot a success: the score part (``pot_red`` or ``in_off_red``) and
+    the ball that must fall into the named pocket (the red, or the white)."""
+    return ("pot_red", "red") if spec.shot is ShotKind.POT else ("in_off_red", "white")
+
+
+def _pocket(record: StrokeRecord, ball: str) -> str:
+    from onered.bridge import pocket_of
+
+    return pocket_of(record.result.events, ball) or ""
+
+
+def _success(record: StrokeRecord, spec: ShotsSpec) -> bool:
+    """No foul, the part scored, and the ball in the named pocket."""
+    kind, ball = target_kind(spec)
+    v = record.verdict
+    return (
+        v.foul is None
+        and any(k.value == kind for k, _ in v.scored)
+        and _pocket(record, ball) == spec.pocket
+    )
+
+
+def calibrate(
+    spec: ShotsSpec, balls: Mapping[str, Point], aim: float, params: Params, table: TableSpec
+) -> float | None:
+    """The aim the player means: the middle of the widest window of noiseless aims around
+    the geometric ``aim`` that score the shot (ties: the window nearest ``aim``); ``None``
+    when no aim in the scan scores it."""
+    from onered.physics import Strike
+
+    width, step = CALIBRATION[spec.shot]
+    n = round(width / step)
+    aims = [aim + k * step for k in range(-n, n + 1)]
+    strikes = [Strike(spec.speed, a, spec.side, spec.height) for a in aims]
+    hits = [_success(r, spec) for r in read_strokes(balls, strikes, params, table)]
+    best: tuple[int, float, float] | None = None  # (width, -distance, middle)
+    start = None
+    for k, hit in enumerate([*hits, False]):
+        if hit and start is None:
+            start = k
+        elif not hit and start is not None:
+            middle = (aims[start] + aims[k - 1]) / 2
+            key = (k - start, -abs(middle - aim), middle)
+            if best is None or key[:2] > best[:2]:
+                best = key
+            start = None
+    return None if best is None else best[2]
+
+
+def shots_task(spec: ShotsSpec, index: int, seed: int) -> Rows:
+    """One position of a shots study: the shot calibrated, then ``samples`` noisy strikes."""
+    from onered.physics import PhysicsInputError, Strike, TableSpec, check_position
+
+    ix, iy, point = spec.grid_point(index)
+    cue, obj = (spec.fixed, point) if spec.vary is Vary.OBJECT else (point, spec.fixed)
+    params, table = _params(spec.physics), TableSpec()
+    balls = {"white": cue, "red": obj}
+    position: Row = {"task": index, "ix": ix, "iy": iy, "x": point[0], "y": point[1]}
+    reason = ""
+    aim: float | None = None
+    try:
+        check_position(balls, params, table)
+    except PhysicsInputError as exc:
+        reason = f"position: {exc}"
+    if not reason:
+        found = nominal_aim(spec, cue, obj, table)
+        if isinstance(found, str):
+            reason = found
+        else:
+            aim = calibrate(spec, balls, found, params, table)
+            if aim is None:
+                reason = "no aim near the geometric one scores it without noise"
+    empty = {"feasible": False, "reason": reason, "aim": None, "samples": 0}
+    if aim is None:
+        position.update({**empty, "p_success": None, "p_foul": None, "mean_points": None})
+        return {"positions": [position], "shots": []}
+    from onered.players import AIPlayer
+
+    player = build_player(spec.player, 0, params=params, table=table)
+    if not isinstance(player, AIPlayer):
+        raise StudyError(f"--player {spec.player!r}: a shots study needs an AI player's noise")
+    noise = player.strength.noise
+    rng = random.Random(seed)
+    nominal = Strike(spec.speed, aim, spec.side, spec.height)
+    strikes = [noise.apply(nominal, rng) for _ in range(spec.samples)]
+    ball = target_kind(spec)[1]
+    shots: list[Row] = []
+    for k, (strike, record) in enumerate(
+        zip(strikes, read_strokes(balls, strikes, params, table), strict=True)
+    ):
+        v = record.verdict
+        scored = _join(part for part, _ in v.scored)
+        label = "foul" if v.foul is not None else scored or "no_score"
+        shots.append(
+            {
+                "task": index,
+                "ix": ix,
+                "iy": iy,
+                "x": point[0],
+                "y": point[1],
+                "sample": k,
+                "outcome": label,
+                "success": _success(record, spec),
+                "pocket": _pocket(record, ball),
+                "points": v.points,
+                "scored": scored,
+                "foul": "" if v.foul is None else _join(v.foul.codes),
+                "speed": strike.speed,
+                "aim": strike.aim,
+                "side": strike.side,
+                "height": strike.height,
+            }
+        )
+    n = len(shots)
+    position.update(
+        {
+            "feasible": True,
+            "reason": "",
+            "aim": aim,
+            "samples": n,
+            "p_success": sum(s["success"] for s in shots) / n,
+            "p_foul": sum(1 for s in shots if s["foul"]) / n,
+            "mean_points": sum(s["points"] for s in shots) / n,
+        }
+    )
+    return {"positions": [position], "shots": shots}
