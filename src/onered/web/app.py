@@ -43,7 +43,7 @@ from onered.table import (
     WIDTH,
 )
 from onered.texts import Lang
-from onered.web import api_club, coach, i18n, marking, play
+from onered.web import api_club, api_find, api_matches, api_players, coach, i18n, marking, play
 from onered.web import record as rec
 from onered.web.play import Strength
 from onered.web.store import ConflictError, GameRow, Mode, Store
@@ -419,6 +419,9 @@ def create_app(data_dir: Path | str) -> FastAPI:
     app.state.store = store
     app.include_router(coach.router)  # the coach page and /api/advise (onered.web.coach)
     api_club.install(app)  # the TV board, seats, take-back, aim check (onered.web.api_club)
+    app.include_router(api_matches.router)  # matches, best of N (onered.web.api_matches)
+    app.include_router(api_find.router)  # search, my games, delete (onered.web.api_find)
+    app.include_router(api_players.router)  # a player's page (onered.web.api_players)
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError) -> JSONResponse:

@@ -64,9 +64,12 @@ BALL_FORMS: dict[Ball, dict[str, str]] = {
 #: The computer's levels (``onered.web.play.Strength``), as the pages name a computer
 #: player: «Компьютер (профессионал)» / "Computer (pro)".
 AI_LEVELS: dict[Strength, dict[Lang, str]] = {
+    Strength.NOVICE: _t("впервые у стола", "novice"),
     Strength.BEGINNER: _t("новичок", "beginner"),
     Strength.AMATEUR: _t("любитель", "amateur"),
+    Strength.CLUB: _t("клубный игрок", "club player"),
     Strength.PRO: _t("профессионал", "pro"),
+    Strength.MASTER: _t("мастер", "master"),
 }
 
 #: Why a tap or an aim is not offered (``onered.rules.possible.Reason``); ``{ball}`` is
@@ -424,6 +427,98 @@ UI: dict[str, dict[Lang, str]] = {
         "The game does not say where some balls stood ({balls}): put them on the table.",
     ),
     "coach.ask": _t("Спросить тренера", "Ask the coach"),
+    # matches, finding games, players' pages (issue 10, items 3 and 7)
+    "home.match.title": _t("Матч", "A match"),
+    "home.match.intro": _t(
+        "Матч из нескольких партий до большинства побед, с форой и часами матча; "
+        "партии ведёт маркёр.",
+        "Best of N games, with a handicap start and the match clock; the games are marked.",
+    ),
+    "home.match.best_of": _t("Партий в матче (нечётное)", "Best of (games, odd)"),
+    "home.match.handicap": _t("Фора игроку «{name}» (очков)", "{name}'s handicap (points)"),
+    "home.start_match": _t("Начать матч", "Start the match"),
+    "home.tab.all": _t("Все партии", "All games"),
+    "home.tab.mine": _t("Мои партии", "My games"),
+    "home.mine.hint": _t(
+        "Партии, секреты которых хранит этот браузер: их можно продолжить или удалить.",
+        "The games whose secrets this browser holds: go on with them, or delete them.",
+    ),
+    "home.find.player": _t("Игрок", "Player"),
+    "home.find.since": _t("С даты", "From"),
+    "home.find.until": _t("По дату", "To"),
+    "home.find.kind": _t("Вид", "Kind"),
+    "home.find.any": _t("любой", "any"),
+    "home.find.finished": _t("Состояние", "Status"),
+    "home.find.finished.yes": _t("оконченные", "finished"),
+    "home.find.finished.no": _t("идущие", "in progress"),
+    "home.find.button": _t("Найти", "Search"),
+    "home.find.clear": _t("Сбросить", "Clear"),
+    "home.find.none": _t("Ничего не найдено.", "No games found."),
+    "home.page": _t("{first}–{last} из {total}", "{first}–{last} of {total}"),
+    "home.newer": _t("← Новее", "← Newer"),
+    "home.older": _t("Старше →", "Older →"),
+    "home.delete": _t("Удалить", "Delete"),
+    "home.delete.confirm": _t(
+        "Удалить партию «{players}» безвозвратно?", "Delete the game “{players}” for good?"
+    ),
+    "home.col.updated": _t("Изменена", "Changed"),
+    "match.title": _t("Матч", "Match"),
+    "match.format": _t(
+        "Матч до {wins} побед (из {best_of} партий), партии до {target} очков",
+        "Best of {best_of} (first to {wins} games), games to {target} points",
+    ),
+    "match.handicap": _t("Фора: {list}", "Handicap: {list}"),
+    "match.no_handicap": _t("Без форы", "No handicap"),
+    "match.games_won": _t("партий выиграно", "games won"),
+    "match.winner": _t("Матч выиграл {name}", "{name} wins the match"),
+    "match.clock": _t("Время матча", "Match time"),
+    "match.games": _t("Партии матча", "The games"),
+    "match.col.no": _t("Партия", "Game"),
+    "match.col.breaker": _t("Разбивает", "Breaks"),
+    "match.col.winner": _t("Победитель", "Winner"),
+    "match.col.time": _t("Время", "Time"),
+    "match.on": _t("идёт", "in progress"),
+    "match.missing": _t("партия удалена", "game deleted"),
+    "match.next": _t("Начать партию {number}", "Start game {number}"),
+    "match.next_hint": _t(
+        "Следующая партия начинается, когда окончена предыдущая; разбивают по очереди.",
+        "The next game starts once the last one is over; the break alternates.",
+    ),
+    "player.title": _t("Игрок", "Player"),
+    "player.link": _t("Страница игрока", "Player's page"),
+    "player.summary": _t(
+        "Партий {games} · побед {wins} · очков за подход {ppv} · лучшая серия {best} · "
+        "фолов {fouls}",
+        "Games {games} · won {wins} · points per visit {ppv} · top break {best} · fouls {fouls}",
+    ),
+    "player.read": _t(
+        "Показаны последние {read} из {total} партий.", "The newest {read} of {total} games."
+    ),
+    "player.plot.ppv": _t("Очки за подход", "Points per visit"),
+    "player.plot.break": _t("Лучшая серия партии", "Top break of each game"),
+    "player.plot.fouls": _t("Фолы в партии", "Fouls per game"),
+    "player.plot.x": _t("партии по порядку", "games in order"),
+    "player.top_breaks": _t("Лучшие серии", "Top breaks"),
+    "player.games": _t("Партии", "Games"),
+    "player.col.date": _t("Дата", "Date"),
+    "player.col.opponent": _t("Соперник", "Opponent"),
+    "player.col.result": _t("Итог", "Result"),
+    "player.col.visits": _t("Подходов", "Visits"),
+    "player.col.points": _t("Очков", "Points"),
+    "player.col.ppv": _t("За подход", "Per visit"),
+    "player.col.break": _t("Лучшая серия", "Top break"),
+    "player.col.fouls": _t("Фолы", "Fouls"),
+    "player.result.won": _t("победа", "won"),
+    "player.result.lost": _t("поражение", "lost"),
+    "player.result.on": _t("не окончена", "unfinished"),
+    "error.no_match": _t("Такого матча нет.", "There is no such match."),
+    "error.no_player": _t("Нет ни одной партии этого игрока.", "No game has this player."),
+    "error.match_over": _t("Матч уже окончен.", "The match is already over."),
+    "error.game_on": _t("Предыдущая партия ещё не окончена.", "The last game is not over yet."),
+    "error.in_match": _t(
+        "Это партия матча: она хранится вместе с матчем.",
+        "This is a game of a match: it is kept with the match.",
+    ),
 }
 
 

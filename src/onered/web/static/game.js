@@ -3,26 +3,12 @@ import {
   GameModel, I, callsText, describe, el, fmtTime, gameIdFromPath, renderScoreboard, setupPage,
   showError, t,
 } from "./common.js";
+import { niceStep, svg } from "./plot.js";
 
 const id = gameIdFromPath();
 const model = new GameModel(id);
 const $ = (x) => document.getElementById(x);
 const LINE_COLOURS = { white: "#4b5563", yellow: "#d4a500" };
-const SVG = "http://www.w3.org/2000/svg";
-
-function svg(tag, attrs = {}, text) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-function niceStep(max) {
-  const raw = max / 5;
-  const p = 10 ** Math.floor(Math.log10(Math.max(raw, 1)));
-  for (const m of [1, 2, 5, 10]) if (m * p >= raw) return m * p;
-  return 10 * p;
-}
 
 function chart(view, progression) {
   const W = 760;

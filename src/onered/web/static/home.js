@@ -1,8 +1,8 @@
 // The home page: start a marked match or a game, import a file, list the games.
-import { I, api, ballName, capital, el, fmtTime, saveToken, setupPage, showError, t } from "./common.js";
+import { I, api, ballName, capital, saveToken, setupPage, showError, t } from "./common.js";
+import { loadGames, renderGames, setupGames } from "./find.js";
 
 const errorBox = document.getElementById("error");
-let games = [];
 
 function names(form) {
   const p1 = form.elements.p1.value.trim();
@@ -15,7 +15,7 @@ function names(form) {
 }
 
 function updateBreakerOptions() {
-  for (const prefix of ["mark", "play"]) {
+  for (const prefix of ["mark", "play", "match"]) {
     const form = document.getElementById(`${prefix}-form`);
     const [p1, p2] = names(form);
     document.getElementById(`${prefix}-b0`).textContent = p1 || t("home.player1");
@@ -25,6 +25,10 @@ function updateBreakerOptions() {
     o.textContent = capital(ballName(o.dataset.ball));
   });
   const play = document.getElementById("play-form");
+  const match = document.getElementById("match-form");
+  const [m1, m2] = names(match);
+  document.getElementById("match-h0").textContent = t("home.match.handicap", { name: m1 || t("home.player1") });
+  document.getElementById("match-h1").textContent = t("home.match.handicap", { name: m2 || t("home.player2") });
   const human = play.elements.opponent.value === "human";
   document.getElementById("p2-row").hidden = !human;
   document.getElementById("strength-row").hidden = human;
@@ -52,6 +56,26 @@ async function create(form, mode) {
   }
 }
 
+async function createMatch(form) {
+  showError(errorBox, null);
+  const body = {
+    players: names(form),
+    best_of: Number(form.elements.best_of.value),
+    target: Number(form.elements.target.value),
+    handicap: [Number(form.elements.h0.value || 0), Number(form.elements.h1.value || 0)],
+    breaker: Number(form.elements.breaker.value),
+    breaker_ball: form.elements.ball.value,
+  };
+  try {
+    const made = await api("POST", "/api/matches", body);
+    localStorage.setItem(`onered.match.${made.id}`, made.token);
+    saveToken(made.game.id, made.game.token);
+    location.href = made.urls.match;
+  } catch (e) {
+    showError(errorBox, e);
+  }
+}
+
 async function importFile(form) {
   showError(errorBox, null);
   const file = form.elements.file.files[0];
@@ -64,61 +88,6 @@ async function importFile(form) {
   } catch (e) {
     showError(errorBox, e);
   }
-}
-
-function renderGames() {
-  const box = document.getElementById("games");
-  if (!games.length) {
-    box.replaceChildren(el("p", { class: "muted", text: t("home.games.empty") }));
-    return;
-  }
-  const rows = games.map((g) => {
-    const status = g.winner ? t("home.status.won", { name: g.winner }) : t("home.status.on");
-    const links = [el("a", { href: `/games/${g.id}`, text: t("common.record_link") })];
-    if (!g.winner) {
-      links.push(" · ", el("a", { href: `/watch/${g.id}`, text: t("common.watch_link") }));
-      if (localStorage.getItem(`onered.token.${g.id}`)) {
-        const href = g.mode === "play" ? `/play/${g.id}` : `/mark/${g.id}`;
-        const label = g.mode === "play" ? t("common.play_link") : t("common.mark_link");
-        links.push(" · ", el("a", { href, text: label }));
-      }
-    }
-    return el(
-      "tr",
-      { dataset: { game: g.id } },
-      el("td", { text: `${g.players[0]} — ${g.players[1]}` }),
-      el("td", { class: "num", text: `${g.score[0]} : ${g.score[1]}` }),
-      el("td", { class: "num", text: String(g.target) }),
-      el("td", { text: t(`home.mode.${g.mode}`) }),
-      el("td", { class: "num", text: String(g.strokes) }),
-      el("td", { text: status }),
-      el("td", { class: "small muted", text: fmtTime(g.updated) }),
-      el("td", {}, ...links),
-    );
-  });
-  box.replaceChildren(
-    el(
-      "table",
-      { class: "list" },
-      el(
-        "thead",
-        {},
-        el(
-          "tr",
-          {},
-          el("th", { text: t("home.col.players") }),
-          el("th", { class: "num", text: t("common.score") }),
-          el("th", { class: "num", text: t("common.target") }),
-          el("th", { text: t("home.col.mode") }),
-          el("th", { class: "num", text: t("common.strokes") }),
-          el("th", { text: t("home.col.status") }),
-          el("th", { text: "" }),
-          el("th", { text: t("home.col.open") }),
-        ),
-      ),
-      el("tbody", {}, ...rows),
-    ),
-  );
 }
 
 function rerender() {
@@ -142,9 +111,15 @@ async function main() {
     e.preventDefault();
     importFile(e.target);
   });
-  for (const form of [markForm, playForm]) form.addEventListener("input", updateBreakerOptions);
+  const matchForm = document.getElementById("match-form");
+  matchForm.addEventListener("submit", (e) => {
+    e.preventDefault();
+    createMatch(matchForm);
+  });
+  for (const form of [markForm, playForm, matchForm]) form.addEventListener("input", updateBreakerOptions);
+  setupGames(errorBox);
   try {
-    games = (await api("GET", "/api/games")).games;
+    await loadGames();
   } catch (e) {
     showError(errorBox, e);
   }

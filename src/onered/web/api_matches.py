@@ -1,0 +1,287 @@
+"""Matches: best of N marked games between two players, with a handicap start and a clock.
+
+* ``POST /api/matches`` starts a match and its first game: ``{"id", "token", "urls",
+  "game": {"id", "token", "urls"}}`` (201). The match's secret changes the match (starts its
+  next game); each game has its own secret, as any game.
+* ``GET /api/matches/{id}``: the settings, the games (each one's breaker, score, winner and
+  time), the score in games, the winner once decided, and the match clock.
+* ``POST /api/matches/{id}/next`` (the match's secret in ``X-Game-Token``, ``after``: the
+  games the client saw) starts the next game once the last one is over.
+* ``GET /matches/{id}``: the match page (``static/match.html``).
+
+The match logic (who has won, who breaks, the handicap of each game, the clock) is
+``onered.game.series``; the matches are stored by ``onered.web.match_store``. The clock is the
+server's: a game runs from its creation to its last stroke (``updated``), to now while it is
+being played.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+from fastapi import APIRouter, Header, Request
+from fastapi.responses import FileResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from onered.game.series import GameTime, Series, SeriesError, clock, game_match, standing
+from onered.protocol.referee import match_json
+from onered.rules import Ball, Match, RulesError
+from onered.web import play
+from onered.web import record as rec
+from onered.web.match_store import MatchConflictError, MatchRow, MatchStore, series_json
+from onered.web.store import GameRow, Mode, Store
+
+if TYPE_CHECKING:
+    from onered.web.app import ApiError
+
+STATIC_DIR = Path(__file__).parent / "static"
+TOKEN_HEADER = "X-Game-Token"
+MAX_NAME = 40
+
+router = APIRouter()
+
+
+def fail(status: int, message: str, code: str | None = None) -> ApiError:
+    """The app's error answer (``{"error", "code"}`` with ``status``)."""
+    from onered.web.app import ApiError
+
+    return ApiError(status, message, code)
+
+
+# --- request bodies ---------------------------------------------------------------------------
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class NewMatch(_Body):
+    """A match: ``players[breaker]`` won the lag, breaks the first game and plays
+    ``breaker_ball`` all match; ``handicap[i]``: points ``players[i]`` is given at the start
+    of every game."""
+
+    players: list[str] = Field(min_length=2, max_length=2)
+    best_of: int = Field(default=3, ge=1, le=99)
+    target: int = Field(default=100, ge=1, le=100_000)
+    handicap: list[int] = Field(default_factory=lambda: [0, 0], min_length=2, max_length=2)
+    breaker: int = Field(default=0, ge=0, le=1)
+    breaker_ball: str = Field(default="white", pattern="^(white|yellow)$")
+
+
+class NextBody(_Body):
+    """``after``: the number of games the client saw (another number is a conflict)."""
+
+    after: int | None = Field(default=None, ge=1)
+
+
+# --- helpers ----------------------------------------------------------------------------------
+
+
+def _store(request: Request) -> Store:
+    store: Store = request.app.state.store
+    return store
+
+
+def match_store(request: Request) -> MatchStore:
+    """The matches beside the app's games (one per app, made on first use)."""
+    found = getattr(request.app.state, "matches", None)
+    if isinstance(found, MatchStore):
+        return found
+    made = MatchStore(_store(request).data_dir)
+    request.app.state.matches = made
+    return made
+
+
+def _clean_name(raw: str, where: str) -> str:
+    name = " ".join(raw.split())
+    if not name:
+        raise fail(422, f"{where}: a name must not be empty")
+    if len(name) > MAX_NAME:
+        raise fail(422, f"{where}: a name has at most {MAX_NAME} characters, got {len(name)}")
+    if any(ord(c) < 32 for c in name):
+        raise fail(422, f"{where}: control characters are not allowed")
+    return name
+
+
+def _new_game(store: Store, match: Match, match_id: str, number: int) -> tuple[str, str]:
+    """A marked game of the match: its match line (with the handicap) judged and stored."""
+    first = match_json(match)
+    try:
+        game = rec.replay_objects([first])
+    except (RulesError, rec.RecordError) as exc:
+        raise fail(422, str(exc)) from None
+    settings = {
+        "entrants": dict.fromkeys(match.players, play.HUMAN),
+        "match": {"id": match_id, "number": number},
+    }
+    return store.create(Mode.MARK, [rec.dumps_line(first)], settings, rec.summary_json(game))
+
+
+def _game_urls(game_id: str) -> dict[str, str]:
+    return {"mark": f"/mark/{game_id}", "watch": f"/watch/{game_id}", "record": f"/games/{game_id}"}
+
+
+def _known(matches: MatchStore, match_id: str) -> MatchRow:
+    row = matches.match(match_id)
+    if row is None:
+        raise fail(404, f"match {match_id!r}: no such match", "no_match")
+    return row
+
+
+def summary_score(summary: Mapping[str, object]) -> tuple[list[str], list[int]]:
+    """The players and the score kept in a game's summary (``record.summary_json``)."""
+    players = summary.get("players")
+    score = summary.get("score")
+    names = [str(p) for p in players] if isinstance(players, list) else []
+    points = [int(p) for p in score] if isinstance(score, list) else [0] * len(names)
+    return names, points
+
+
+def _game_json(number: int, row: GameRow | None, game_id: str, series: Series) -> dict[str, Any]:
+    if row is None:  # deleted behind the app's back: shown as such, counted as unfinished
+        return {"number": number, "id": game_id, "missing": True}
+    summary = row.summary
+    players, score = summary_score(summary)
+    winner = summary.get("winner")
+    return {
+        "number": number,
+        "id": game_id,
+        "breaker": players[0] if players else None,
+        "players": players,
+        "score": dict(zip(players, score, strict=False)),
+        "winner": winner,
+        "strokes": summary.get("strokes", 0),
+        "started": row.created,
+        "last": row.updated,
+        "over": winner is not None,
+        "handicap": {
+            name: series.handicap[series.players.index(name)]
+            for name in players
+            if name in series.players
+        },
+        "urls": _game_urls(game_id),
+    }
+
+
+def match_view(store: Store, match: MatchRow) -> dict[str, Any]:
+    """The match as the page shows it."""
+    series = match.series
+    games = [_game_json(k, store.game(g), g, series) for k, g in enumerate(match.games)]
+    winners = [str(g["winner"]) for g in games if g.get("winner") is not None]
+    try:
+        now_standing = standing(series, winners)
+    except SeriesError as exc:  # pragma: no cover - games are added only while undecided
+        raise fail(500, f"match {match.id!r}: {exc}", "broken") from None
+    now = time.time()
+    times = [
+        GameTime(started=g["started"], last=g["last"], over=bool(g["over"]))
+        for g in games
+        if not g.get("missing")
+    ]
+    c = clock(times, now)
+    last = games[-1] if games else None
+    running = last is not None and not last.get("missing") and not last["over"]
+    for g, seconds in zip((g for g in games if not g.get("missing")), c.games, strict=True):
+        g["seconds"] = seconds
+    return {
+        "id": match.id,
+        "created": match.created,
+        "settings": series_json(series),
+        "players": list(series.players),
+        "best_of": series.best_of,
+        "wins_needed": series.wins_needed,
+        "wins": dict(zip(series.players, now_standing.wins, strict=True)),
+        "winner": None if now_standing.winner is None else series.players[now_standing.winner],
+        "over": now_standing.over,
+        "next_game": now_standing.next_game,
+        "can_start_next": (not now_standing.over) and last is not None and bool(last.get("over")),
+        "games": games,
+        "clock": {"games": list(c.games), "total": c.total, "running": running},
+        "now": now,
+        "urls": {"match": f"/matches/{match.id}"},
+    }
+
+
+# --- routes -----------------------------------------------------------------------------------
+
+
+@router.get("/matches/{match_id}", include_in_schema=False)
+def match_page(request: Request, match_id: str) -> FileResponse:
+    _known(match_store(request), match_id)
+    return FileResponse(STATIC_DIR / "match.html", media_type="text/html")
+
+
+@router.post("/api/matches", status_code=201)
+def new_match(request: Request, body: NewMatch) -> dict[str, Any]:
+    """Start a match and its first game (marked)."""
+    names = [_clean_name(n, f"players[{i}]") for i, n in enumerate(body.players)]
+    first_ball = Ball(body.breaker_ball)
+    other_ball = Ball.YELLOW if first_ball is Ball.WHITE else Ball.WHITE
+    balls = (first_ball, other_ball) if body.breaker == 0 else (other_ball, first_ball)
+    try:
+        series = Series(
+            players=(names[0], names[1]),
+            best_of=body.best_of,
+            target=body.target,
+            handicap=(body.handicap[0], body.handicap[1]),
+            balls=balls,
+            first=body.breaker,
+        )
+    except SeriesError as exc:
+        raise fail(422, str(exc)) from None
+    store = _store(request)
+    matches = match_store(request)
+    match_id, token = matches.create(series)
+    game_id, game_token = _new_game(store, game_match(series, 0), match_id, 0)
+    matches.add_game(match_id, 0, game_id)
+    return {
+        "id": match_id,
+        "token": token,
+        "urls": {"match": f"/matches/{match_id}"},
+        "game": {"id": game_id, "token": game_token, "urls": _game_urls(game_id)},
+        "match": match_view(store, _known(matches, match_id)),
+    }
+
+
+@router.get("/api/matches/{match_id}")
+def get_match(request: Request, match_id: str) -> dict[str, Any]:
+    return match_view(_store(request), _known(match_store(request), match_id))
+
+
+@router.post("/api/matches/{match_id}/next")
+def next_game(
+    request: Request,
+    match_id: str,
+    body: NextBody,
+    x_game_token: Annotated[str | None, Header()] = None,
+) -> dict[str, Any]:
+    """Start the match's next game (the last one must be over, the match undecided)."""
+    matches = match_store(request)
+    row = _known(matches, match_id)
+    if not x_game_token:
+        raise fail(401, f"{TOKEN_HEADER}: missing; starting a game needs the match's secret")
+    if not matches.check_token(match_id, x_game_token):
+        raise fail(403, f"{TOKEN_HEADER}: this is not the secret of match {match_id!r}")
+    store = _store(request)
+    view = match_view(store, row)
+    if view["over"]:
+        raise fail(409, f"the match is over: {view['winner']} has won", "match_over")
+    if not view["can_start_next"]:
+        number = len(row.games)
+        raise fail(409, f"game {number} is still being played", "game_on")
+    number = int(view["next_game"])
+    if body.after is not None and body.after != len(row.games):
+        raise fail(409, str(MatchConflictError(body.after, len(row.games))), "stale")
+    game_id, game_token = _new_game(store, game_match(row.series, number), match_id, number)
+    try:
+        matches.add_game(match_id, number, game_id)
+    except MatchConflictError as exc:
+        store.delete(game_id)
+        raise fail(409, str(exc), "stale") from None
+    return {
+        "game": {"id": game_id, "token": game_token, "urls": _game_urls(game_id)},
+        "match": match_view(store, _known(matches, match_id)),
+    }

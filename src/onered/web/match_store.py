@@ -1,0 +1,181 @@
+"""Matches (best of N games, ``onered.game.series``) in the games' SQLite file.
+
+A match is a row of ``matches`` (its settings and the hash of its secret) and its games in
+``match_games``, numbered from 0; the games themselves are ordinary games of
+:class:`onered.web.store.Store`. The tables live in the same database file, in WAL mode with
+``synchronous=FULL`` as the games are; each operation opens its own short connection (matches
+change a few times a match, so nothing is kept open and nothing needs closing) and every
+change is one ``BEGIN IMMEDIATE`` transaction.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import secrets
+import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from onered.game.series import Series, SeriesError
+from onered.rules import Ball
+from onered.web.store import DB_NAME, StoreError, hash_token
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS matches (
+    id TEXT PRIMARY KEY,
+    token_hash TEXT NOT NULL,
+    created REAL NOT NULL,
+    series TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS match_games (
+    match_id TEXT NOT NULL REFERENCES matches(id),
+    number INTEGER NOT NULL,
+    game_id TEXT NOT NULL UNIQUE,
+    PRIMARY KEY (match_id, number)
+) WITHOUT ROWID;
+"""
+
+
+class MatchConflictError(Exception):
+    """A game was added to the match by someone else first (``expected`` games, ``found``)."""
+
+    def __init__(self, expected: int, found: int) -> None:
+        super().__init__(f"the match has {found} games, not {expected}: reload and try again")
+        self.expected = expected
+        self.found = found
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRow:
+    """A match as stored: its settings and its games' ids in order (no secret)."""
+
+    id: str
+    created: float
+    series: Series
+    games: tuple[str, ...]
+
+
+def series_json(series: Series) -> dict[str, Any]:
+    """The settings as stored (and as the API shows them)."""
+    return {
+        "players": list(series.players),
+        "best_of": series.best_of,
+        "target": series.target,
+        "handicap": list(series.handicap),
+        "balls": [b.value for b in series.balls],
+        "first": series.first,
+    }
+
+
+def read_series(obj: dict[str, Any]) -> Series:
+    """Settings written by :func:`series_json`."""
+    try:
+        return Series(
+            players=(obj["players"][0], obj["players"][1]),
+            best_of=obj["best_of"],
+            target=obj["target"],
+            handicap=(obj["handicap"][0], obj["handicap"][1]),
+            balls=(Ball(obj["balls"][0]), Ball(obj["balls"][1])),
+            first=obj["first"],
+        )
+    except (KeyError, IndexError, TypeError, ValueError) as exc:
+        if isinstance(exc, SeriesError):
+            raise
+        raise SeriesError(f"series: unreadable settings ({exc!r})") from None
+
+
+class MatchStore:
+    """The matches of one data folder (the file of :class:`onered.web.store.Store`)."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.path = Path(data_dir) / DB_NAME
+        with self._connect() as conn:
+            conn.executescript(_SCHEMA)
+
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        try:
+            conn = sqlite3.connect(self.path, isolation_level=None, timeout=10.0)
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: cannot open the database: {exc}") from exc
+        try:
+            conn.row_factory = sqlite3.Row
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=FULL")
+            yield conn
+        finally:
+            conn.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        with self._connect() as conn:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+
+    def create(self, series: Series) -> tuple[str, str]:
+        """Store a new match (its games are added by :meth:`add_game`); return its id and
+        its secret (kept only as a hash, like a game's)."""
+        token = secrets.token_urlsafe(24)
+        with self._transaction() as conn:
+            while True:
+                match_id = "m" + secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+                if not conn.execute("SELECT 1 FROM matches WHERE id = ?", (match_id,)).fetchone():
+                    break
+            conn.execute(
+                "INSERT INTO matches (id, token_hash, created, series) VALUES (?, ?, ?, ?)",
+                (match_id, hash_token(token), time.time(), json.dumps(series_json(series))),
+            )
+        return match_id, token
+
+    def match(self, match_id: str) -> MatchRow | None:
+        with self._connect() as conn:
+            r = conn.execute("SELECT * FROM matches WHERE id = ?", (match_id,)).fetchone()
+            if r is None:
+                return None
+            games = conn.execute(
+                "SELECT game_id FROM match_games WHERE match_id = ? ORDER BY number", (match_id,)
+            ).fetchall()
+        return MatchRow(
+            id=r["id"],
+            created=r["created"],
+            series=read_series(json.loads(r["series"])),
+            games=tuple(g[0] for g in games),
+        )
+
+    def add_game(self, match_id: str, number: int, game_id: str) -> None:
+        """Add game ``number`` (the next one: anything else is a :class:`MatchConflictError`,
+        so a double tap cannot start two games)."""
+        with self._transaction() as conn:
+            found = conn.execute(
+                "SELECT COUNT(*) FROM match_games WHERE match_id = ?", (match_id,)
+            ).fetchone()[0]
+            if found != number:
+                raise MatchConflictError(number, found)
+            conn.execute(
+                "INSERT INTO match_games (match_id, number, game_id) VALUES (?, ?, ?)",
+                (match_id, number, game_id),
+            )
+
+    def match_of(self, game_id: str) -> tuple[str, int] | None:
+        """The match a game belongs to, and its number there."""
+        with self._connect() as conn:
+            r = conn.execute(
+                "SELECT match_id, number FROM match_games WHERE game_id = ?", (game_id,)
+            ).fetchone()
+        return None if r is None else (str(r[0]), int(r[1]))
+
+    def check_token(self, match_id: str, token: str) -> bool:
+        """The token is the match's secret (compared in constant time)."""
+        with self._connect() as conn:
+            r = conn.execute("SELECT token_hash FROM matches WHERE id = ?", (match_id,)).fetchone()
+        return r is not None and hmac.compare_digest(str(r[0]), hash_token(token))
