@@ -142,10 +142,9 @@ def label(key: str, lang: Lang, **fields: str) -> str:
 
 def stroke_words(s: Suggestion, lang: Lang) -> str:
     """What the stroke does, e.g. "in-off the red, top-right pocket"."""
-    if s.foul:
-        return label("foul", lang)
-    if not s.scores:
-        return label("safety", lang)
+    if s.foul or not s.scores:
+        text = label("foul" if s.foul else "safety", lang)
+        return text[0].upper() + text[1:]
     parts = [SCORES[kind][lang] for kind in s.scores]
     pockets = [POCKETS[p][lang] for _, p in s.pockets if p in POCKETS]
     text = " + ".join(parts)

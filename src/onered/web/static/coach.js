@@ -132,6 +132,10 @@ function render() {
     if (p && !(page.drag && page.drag.name === name)) table.drawBall(name, p);
   }
   if (page.drag && page.drag.at) table.drawBall(page.drag.name, page.drag.at, { outline: "#ffd34d" });
+  // what is drawn, for the page's tests (read through selectors)
+  table.canvas.dataset.balls = BALLS.filter((b) => page.balls[b]).join(" ");
+  table.canvas.dataset.red = page.balls.red ? page.balls.red.map((c) => c.toFixed(2)).join(",") : "";
+  table.canvas.dataset.drawn = advice ? String(advice.suggestions.length) : "0";
   const cue = $("to-play").value;
   $("hand-note").hidden = !!page.balls[cue];
   renderTray();

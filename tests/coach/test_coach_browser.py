@@ -1,0 +1,91 @@
+"""The coach page in a real browser: drag a ball, take one off the table, ask for advice,
+see the suggestions drawn and listed, in English and in Russian."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+# the web tests' server and browser helpers (one copy of them)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))
+from test_web_browser import Page, browser  # noqa: E402, F401 - the browser fixture
+from web_support import Server  # noqa: E402
+
+pytestmark = pytest.mark.browser
+BORDER = 0.045 + 0.08  # cushion and rail drawn around the cloth (common.js TableView)
+LENGTH, WIDTH = 3.569, 1.778
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    s = Server(tmp_path_factory.mktemp("coach") / "data")
+    s.start()
+    yield s
+    s.stop()
+
+
+@pytest.fixture
+def page(browser: Any, server: Server) -> Iterator[Page]:  # noqa: F811 - the fixture above
+    p = Page(browser, server.base)
+    yield p
+    p.close()
+
+
+def to_screen(pg: Any, p: tuple[float, float]) -> tuple[float, float]:
+    """Page coordinates of table point ``p`` (the table is drawn baulk end on the left)."""
+    box = pg.locator("#table").bounding_box()
+    scale = box["width"] / (LENGTH + 2 * BORDER)
+    return box["x"] + (p[1] + BORDER) * scale, box["y"] + (p[0] + BORDER) * scale
+
+
+def drag(pg: Any, start: tuple[float, float], end: tuple[float, float]) -> None:
+    pg.mouse.move(*start)
+    pg.mouse.down()
+    for k in range(1, 6):
+        pg.mouse.move(
+            start[0] + (end[0] - start[0]) * k / 5, start[1] + (end[1] - start[1]) * k / 5
+        )
+    pg.mouse.up()
+
+
+def test_drag_a_ball_ask_for_advice_and_see_it_drawn(page: Page) -> None:
+    pg = page.open("/coach")
+    canvas = pg.locator("#table")
+    assert canvas.get_attribute("data-red") == "1.18,2.75"
+    drag(pg, to_screen(pg, (1.18, 2.75)), to_screen(pg, (1.3, 2.95)))
+    assert canvas.get_attribute("data-red") == "1.30,2.95"
+    # the yellow dragged off the table goes to the tray
+    box = canvas.bounding_box()
+    drag(pg, to_screen(pg, (1.35, 1.2)), (box["x"] + 40, box["y"] + box["height"] + 60))
+    assert canvas.get_attribute("data-balls") == "white red"
+    assert pg.locator('#tray [data-ball="yellow"]').count() == 1
+    before = canvas.screenshot()
+    pg.click("#advise")
+    pg.wait_for_selector('#table[data-drawn="5"]', timeout=60_000)
+    assert pg.locator("#suggestions li").count() == 5
+    first = page.text('#suggestions li[data-rank="1"]')
+    assert "beats no. 2" in first
+    assert "%" in first
+    assert canvas.screenshot() != before  # the paths are drawn over the table
+    page.screenshot("coach")
+    # one suggestion singled out
+    pg.click('#suggestions li[data-rank="2"]')
+    assert pg.locator('#suggestions li.selected[data-rank="2"]').count() == 1
+    # the words in Russian
+    pg.select_option("#lang", "ru")
+    pg.wait_for_selector('#suggestions li[data-rank="1"] >> text=лучше № 2', timeout=60_000)
+
+
+def test_a_bad_position_is_explained(page: Page) -> None:
+    pg = page.open("/coach")
+    box = pg.locator("#table").bounding_box()
+    drag(pg, to_screen(pg, (1.18, 2.75)), (box["x"] + 40, box["y"] + box["height"] + 60))
+    pg.click("#advise")
+    pg.wait_for_selector("#error:not([hidden])")
+    assert "balls.red: the red must be on the table" in page.text("#error")
+    # the browser logs the refused request: expected here
+    page.errors[:] = [e for e in page.errors if "status of 422" not in e]
