@@ -12,8 +12,11 @@ import pytest
 
 # the web tests' server and browser helpers (one copy of them)
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))
-from test_web_browser import Page, browser  # noqa: E402, F401 - the browser fixture
-from web_support import Server  # noqa: E402
+from test_web_browser import (  # type: ignore[import-not-found, unused-ignore]
+    Page,
+    browser,  # noqa: F401 - the browser fixture
+)
+from web_support import Server  # type: ignore[import-not-found, unused-ignore]
 
 pytestmark = pytest.mark.browser
 BORDER = 0.045 + 0.08  # cushion and rail drawn around the cloth (common.js TableView)
