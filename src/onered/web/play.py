@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from enum import Enum
 from functools import lru_cache
 from typing import Any
 
@@ -30,6 +29,7 @@ from onered.game import (
 )
 from onered.game import record as game_record
 from onered.physics.types import ShotResult
+from onered.players.strength import Level
 from onered.rules import Ball, Match, Option
 from onered.table import Point
 from onered.web.record import Game as Replayed
@@ -39,12 +39,8 @@ class PlayError(ValueError):
     """A stroke or choice that cannot be played; the message names the input."""
 
 
-class Strength(Enum):
-    """The AI player's strengths."""
-
-    BEGINNER = "beginner"
-    AMATEUR = "amateur"
-    PRO = "pro"
+#: The AI player's strengths: the levels ``onered.players`` defines (one definition).
+Strength = Level
 
 
 #: An entrant's description in the record: a person, or an AI of some strength.
