@@ -24,9 +24,8 @@ from onered.env import (
 )
 from onered.env.gym_env import SnookerOneRedEnv
 from onered.env.spaces import project_into_d
-from onered.game import ChoiceRecord, StrokeRecord
 from onered.physics import Strike
-from onered.rules import Ball, Option
+from onered.rules import Ball, Spot
 from onered.table import in_d
 
 OPTION = 7
@@ -274,33 +273,41 @@ def first_decision_with_a_pending_option(env: SnookerOneRedEnv) -> None:
     raise AssertionError("no foul option in 500 random strokes")
 
 
-@pytest.mark.parametrize(("value", "option"), [(0.7, Option.FROM_D), (-0.2, Option.AS_THEY_LIE)])
-def test_foul_option_is_the_agents_option_component(value: float, option: Option) -> None:
+def test_foul_option_component_above_zero_plays_from_the_d() -> None:
     env = SnookerOneRedEnv(target=1000, agent_first=True)
     env.reset(seed=2)
     first_decision_with_a_pending_option(env)
-    entries = len(env.frame.game.entries)
     action = random_actions(6)[0]
-    action[OPTION] = value
-    env.step(action)
-    choice = env.frame.game.entries[entries]
-    assert isinstance(choice, ChoiceRecord)
-    assert choice.option is option
-    assert choice.chooser == "agent"
+    action[OPTION] = 0.7
+    frame = env.frame
+    frame.prepare(read_action(action))
+    state = frame.game.state
+    assert not state.choice_pending
+    assert state.match.balls[frame.seat("agent")] not in frame.game.balls  # in hand (2.12.3)
+    assert state.red_spot is Spot.BILLIARDS
+
+
+def test_foul_option_component_up_to_zero_plays_the_balls_as_they_lie() -> None:
+    env = SnookerOneRedEnv(target=1000, agent_first=True)
+    env.reset(seed=2)
+    first_decision_with_a_pending_option(env)
+    action = random_actions(6)[0]
+    action[OPTION] = -0.2
+    frame = env.frame
+    balls = dict(frame.game.balls)
+    frame.prepare(read_action(action))
+    assert not frame.game.state.choice_pending
+    assert frame.game.balls == balls
 
 
 def test_from_hand_the_ball_is_placed_at_the_requested_point_projected_onto_the_d() -> None:
     env = SnookerOneRedEnv(agent_first=True)
     env.reset(seed=4)
-    wanted = (1.15, 0.5)  # inside the D's box, outside the D
-    action = encode_action(Strike(2.0, 90.0), wanted)
-    env.step(action)
-    stroke = env.frame.game.entries[0]
-    assert isinstance(stroke, StrokeRecord)
-    assert stroke.action.placed is not None
-    assert in_d(stroke.action.placed)
-    expected = project_into_d(read_action(action).place)
-    assert stroke.action.placed == expected
+    action = encode_action(Strike(2.0, 90.0), (1.15, 0.5))  # in the D's box, not in the D
+    placed = env.frame.prepare(read_action(action)).placed
+    assert placed is not None
+    assert in_d(placed)
+    assert placed == project_into_d(read_action(action).place)
 
 
 def test_an_opening_visit_that_ends_the_episode_ends_it_at_the_first_step() -> None:

@@ -20,8 +20,9 @@ from __future__ import annotations
 import gymnasium as gym
 
 from onered.env.aec import AGENTS, SnookerOneRedAEC, aec_env
-from onered.env.core import Config, ConfigError, Frame, LeanSimulator
+from onered.env.core import Config, ConfigError, Frame
 from onered.env.gym_env import SnookerOneRedEnv
+from onered.env.lean import LeanGame
 from onered.env.opponents import OPPONENTS, OpponentError, RandomPlayer, make_opponent
 from onered.env.spaces import (
     ACTION_NAMES,
@@ -46,7 +47,7 @@ __all__ = [
     "ConfigError",
     "Decision",
     "Frame",
-    "LeanSimulator",
+    "LeanGame",
     "OpponentError",
     "RandomPlayer",
     "SnookerOneRedAEC",

@@ -1,28 +1,26 @@
-"""One game of the environment: the game loop, the seats, the stroke cap.
+"""One game of the environment: the game, the seats, the stroke cap.
 
-:class:`Frame` is shared by the Gymnasium, PettingZoo and vector forms. It drives an
-:class:`onered.game.Game` — every stroke is read by the bridge and judged by the referee
-there, never here — and adds only what an environment needs: who sits where, the foul
-option and the placement taken from an action (:mod:`onered.env.spaces`), a built-in
-opponent's visits, and the cap on strokes.
+:class:`Frame` is shared by the Gymnasium, PettingZoo and vector forms. It drives a
+:class:`~onered.env.lean.LeanGame` (the game loop's lean form: every stroke is read by the
+bridge and judged by the referee there, never here) and adds only what an environment
+needs: who sits where, the foul option and the placement taken from an action
+(:mod:`onered.env.spaces`), a built-in opponent's visits, and the cap on strokes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
+from onered.env.lean import LeanGame, Simulated
 from onered.env.opponents import check_opponent, make_opponent
 from onered.env.spaces import Decision, observe, to_action
-from onered.game import BALL_ORDER, Action, Game, PhysicsSimulator, Position, StrokeRecord
-from onered.physics import Params, TableSpec, simulate_batch, strike_to_launch
-from onered.physics.types import ShotResult, Strike
+from onered.game import Action, Position
+from onered.physics import Params, TableSpec
 from onered.players import Player
 from onered.rules import Match, Option
-from onered.table import Point
 
 #: The players' names in the referee's match: the agent (or player_0/player_1 in the
 #: two-agent form) and the built-in opponent.
@@ -32,55 +30,11 @@ OPPONENT = "opponent"
 SEED_BOUND = 2**31
 
 
-@dataclass(frozen=True)
-class LeanSimulator(PhysicsSimulator):
-    """The real table without trajectories: the game loop needs only the event log and
-    the rest positions, and the engine's ``paths=False`` form skips building the paths
-    (same events, same rest positions; the environment keeps no record to draw)."""
-
-    def simulate(self, balls: Mapping[str, Point], cue_ball: str, strike: Strike) -> ShotResult:
-        launch = strike_to_launch(strike, self.params)
-        return simulate_batch(balls, cue_ball, [launch], self.params, self.table, paths=False)[0]
-
-
-#: A stroke as the engine sees it: the balls (name -> centre, in the game's order), the
-#: cue ball's name and the strike.
-Shot = tuple[dict[str, Point], str, Strike]
-
-
-class _Prepared:
-    """The game's simulator in an environment: the lean table, or the result of the next
-    stroke when it was simulated beforehand with other tables' strokes
-    (:meth:`expect`). A prepared result is used only for exactly the stroke it was
-    simulated for; anything else is simulated here."""
-
-    def __init__(self, table: LeanSimulator) -> None:
-        self.table = table
-        self._next: tuple[Shot, ShotResult] | None = None
-
-    def expect(self, shot: Shot, result: ShotResult) -> None:
-        self._next = (shot, result)
-
-    def simulate(self, balls: Mapping[str, Point], cue_ball: str, strike: Strike) -> ShotResult:
-        prepared, self._next = self._next, None
-        if prepared is not None:
-            (b, c, s), result = prepared
-            if c == cue_ball and s == strike and list(b.items()) == list(balls.items()):
-                return result
-        return self.table.simulate(balls, cue_ball, strike)
-
-    def check(self, balls: Mapping[str, Point]) -> None:
-        self.table.check(balls)
-
-    def describe(self) -> dict[str, Any]:
-        return self.table.describe()
-
-
 class _Options(Mapping[Option, Position]):
-    """The foul options' positions (:meth:`Game.option_positions`), worked out only when
+    """The foul options' positions (:meth:`LeanGame.option_positions`), worked out only when
     a player looks at them: the random player does not, and it is a tenth of its step."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: LeanGame) -> None:
         self._game = game
         self._positions: dict[Option, Position] | None = None
 
@@ -141,8 +95,7 @@ class Frame:
 
     def __init__(self, config: Config) -> None:
         self.config = config
-        self.simulator = _Prepared(LeanSimulator(config.params, config.table))
-        self.game: Game
+        self.game: LeanGame
         self.names: tuple[str, str] = (AGENT, OPPONENT)
         self.opponent: Player | None = None
         self.strokes = 0
@@ -152,7 +105,9 @@ class Frame:
         plays for :data:`OPPONENT`."""
         self.names = names
         self.opponent = opponent
-        self.game = Game(Match(self.config.target, names), self.simulator)
+        self.game = LeanGame(
+            Match(self.config.target, names), self.config.params, self.config.table
+        )
         self.strokes = 0
 
     def start_single(self, rng: np.random.Generator) -> None:
@@ -212,15 +167,14 @@ class Frame:
             game.choose(decision.option)
         return to_action(decision, game.balls, game.state)
 
-    def play(self, action: Action) -> StrokeRecord:
-        """The player to play plays ``action`` (the game loop reads and judges it)."""
-        record = self.game.play(action)
+    def play(self, action: Action, simulated: Simulated | None = None) -> None:
+        """The player to play plays ``action`` (``simulated`` beforehand, or now)."""
+        self.game.play(action, simulated)
         self.strokes += 1
-        return record
 
-    def decide(self, decision: Decision) -> StrokeRecord:
+    def decide(self, decision: Decision) -> None:
         """The player to play takes ``decision``: the foul option, then his stroke."""
-        return self.play(self.prepare(decision))
+        self.play(self.prepare(decision))
 
     def opponent_action(self) -> Action | None:
         """The built-in opponent's next stroke (after his foul option, when one is
@@ -245,13 +199,3 @@ class Frame:
         while action is not None:
             self.play(action)
             action = self.opponent_action()
-
-    def shot(self, action: Action) -> Shot:
-        """What the engine will be asked to simulate when ``action`` is played now: the
-        game loop's own ``before`` (a placed ball at its place, balls in game order)."""
-        game = self.game
-        balls = dict(game.balls)
-        me = game.state.match.balls[game.state.to_play]
-        if action.placed is not None:
-            balls[me] = (float(action.placed[0]), float(action.placed[1]))
-        return ({b.value: balls[b] for b in BALL_ORDER if b in balls}, me.value, action.strike)

@@ -7,10 +7,10 @@ the results are those of the single environments, table for table.
 
 A step runs in rounds: first every table's agent stroke, then, round after round, the
 opponents' strokes of the tables where the opponent is to play. The strokes of a round
-are simulated together through the batch engine (:func:`onered.physics.simulate_batch`,
-``paths=False``): one engine call per distinct position, as the engine's batch takes one
-position with many launches. Each game then plays its stroke through the game loop, which
-reads and judges it as ever (it is handed the result simulated for exactly that stroke).
+are simulated together through the batch engine (:func:`onered.physics.simulate_compact`):
+one engine call per distinct position, as the engine's batch takes one position with many
+launches. Each game then plays its stroke (:meth:`~onered.env.lean.LeanGame.play`, which
+reads and judges it as ever) with the result simulated for it.
 """
 
 from __future__ import annotations
@@ -23,10 +23,10 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from onered.env.core import AGENT, Config, Frame, Shot
+from onered.env.core import AGENT, Config, Frame
+from onered.env.lean import Simulated
 from onered.env.spaces import ACTION_NAMES, action_space, observation_space, read_action
 from onered.game import Action
-from onered.physics import simulate_batch, strike_to_launch
 
 
 class SnookerOneRedVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
@@ -129,19 +129,19 @@ class SnookerOneRedVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
     def _play(self, jobs: list[tuple[int, Action]]) -> None:
         """Simulate the round's strokes together, one engine call per distinct position,
         then play each in its game."""
-        shots: list[Shot] = [self.frames[i].shot(action) for i, action in jobs]
+        frames = self.frames
+        shots = [frames[i].game.shot(action) for i, action in jobs]
         groups: dict[tuple[object, ...], list[int]] = defaultdict(list)
         for k, (balls, cue, _) in enumerate(shots):
             groups[(cue, *balls.items())].append(k)
-        config = self.config
+        simulated: list[Simulated | None] = [None] * len(jobs)
         for members in groups.values():
-            balls, cue, _ = shots[members[0]]
-            launches = [strike_to_launch(shots[k][2], config.params) for k in members]
-            results = simulate_batch(balls, cue, launches, config.params, config.table, paths=False)
+            game = frames[jobs[members[0]][0]].game
+            results = game.simulate([shots[k] for k in members])
             for k, result in zip(members, results, strict=True):
-                self.frames[jobs[k][0]].simulator.expect(shots[k], result)
-        for i, action in jobs:
-            self.frames[i].play(action)
+                simulated[k] = result
+        for (i, action), shot in zip(jobs, simulated, strict=True):
+            frames[i].play(action, shot)
 
     def _observe(self) -> np.ndarray:
         return np.stack([frame.observe(AGENT) for frame in self.frames])

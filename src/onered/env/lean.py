@@ -1,0 +1,144 @@
+"""The game loop's lean form for the environments: the same stroke, read and judged the
+same way, without a record.
+
+:meth:`onered.game.Game.play` is most of an environment step, and of its time two thirds
+are not the physics: the stroke's record, the full result's event objects and paths, and
+copies of the table for the record. An environment needs none of them. :class:`LeanGame`
+plays a stroke the way the AI's search does: the engine's compact form
+(:func:`onered.physics.simulate_compact`), read by the bridge
+(:func:`onered.bridge.compact_outcome`, :meth:`~onered.bridge.Outcome.stroke`) and
+:func:`onered.game.fouls.bad_from_hand_compact`, judged by the referee
+(:func:`onered.rules.judge`, :func:`onered.rules.choose`), the table settled by the game
+loop's own :func:`~onered.game.settle`. Nothing here decides a rule or reads an event.
+
+A test plays thousands of random strokes and foul options through both this and
+:class:`~onered.game.Game` and holds every state and table equal. The one possible
+difference is the bridge's documented one: without trajectories, a wrong stroke from hand
+(decision 7) places a cushion contact by the cue ball's baulk-line crossings, which can
+differ from its path only within 1e-6 m of the line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+
+from onered import bridge, rules
+from onered.game.fouls import bad_from_hand_compact
+from onered.game.loop import BALL_ORDER, Game, placement_point, placement_problem, settle
+from onered.game.model import Action, IllegalActionError, IllegalPlacementError, Position
+from onered.game.simulator import PhysicsSimulator
+from onered.physics import CompactShot, Params, TableSpec, simulate_compact, strike_to_launch
+from onered.physics.types import Strike
+from onered.rules import Ball, FoulCode, GameState, Match, Option, Verdict
+from onered.table import Point
+
+#: The engine's input for one stroke: the balls (name -> centre, in the game's order), the
+#: cue ball's name and the strike.
+Shot = tuple[dict[str, Point], str, Strike]
+#: A stroke simulated beforehand: the batch's ball names and the compact shot.
+Simulated = tuple[tuple[str, ...], CompactShot]
+
+_BALLS: dict[str, Ball] = {ball.value: ball for ball in Ball}
+_BAD_FROM_HAND = frozenset({FoulCode.BAD_FROM_HAND})
+_NO_FOULS: frozenset[FoulCode] = frozenset()
+
+
+class LeanGame:
+    """One game on the simulated table, stroke by stroke, as :class:`~onered.game.Game`
+    plays it (the opening: red on its spot, the first player's ball in hand)."""
+
+    def __init__(self, match: Match, params: Params, table: TableSpec) -> None:
+        state = rules.start(match)
+        opening = rules.opening_verdict(state)
+        self.state: GameState = state
+        self.balls: dict[Ball, Point] = {p.ball: placement_point(p) for p in opening.placements}
+        self.params = params
+        self.table = table
+
+    @property
+    def over(self) -> bool:
+        return self.state.winner is not None
+
+    @property
+    def position(self) -> Position:
+        """What the player to play sees."""
+        return Position(balls=dict(self.balls), state=self.state)
+
+    def shot(self, action: Action) -> Shot:
+        """What the engine simulates when ``action`` is played now (a ball in hand at its
+        place). Raises :class:`~onered.game.IllegalPlacementError` as the game does for a
+        missing, illegal or needless placement, :class:`~onered.game.IllegalActionError`
+        once the game is over."""
+        state = self.state
+        if state.winner is not None:
+            raise IllegalActionError("the game is over")
+        me = state.match.balls[state.to_play]
+        balls = self.balls
+        placed = action.placed
+        if me in balls:
+            if placed is not None:
+                raise IllegalPlacementError(
+                    placement_problem(balls, me, placed) or "placed: not in hand"
+                )
+            before: Mapping[Ball, Point] = balls
+        else:
+            if placed is None:
+                raise IllegalPlacementError(
+                    f"placed: the {me.value} is in hand; place it in the D before playing"
+                )
+            problem = placement_problem(balls, me, placed)
+            if problem is not None:
+                raise IllegalPlacementError(problem)
+            before = {**balls, me: (float(placed[0]), float(placed[1]))}
+        names = {b.value: before[b] for b in BALL_ORDER if b in before}
+        return names, me.value, action.strike
+
+    def simulate(self, shots: list[Shot]) -> list[Simulated]:
+        """Shots from one position (the same balls and cue ball) in one engine call."""
+        names, cue, _ = shots[0]
+        params = self.params
+        launches = [strike_to_launch(strike, params) for _, _, strike in shots]
+        batch = simulate_compact(names, cue, launches, params, self.table)
+        return [(batch.ball_ids, shot) for shot in batch.shots]
+
+    def play(self, action: Action, simulated: Simulated | None = None) -> Verdict:
+        """Play ``action`` (simulated now, or ``simulated`` beforehand for exactly this
+        :meth:`shot`) and return the referee's verdict."""
+        names, cue, strike = self.shot(action)
+        if simulated is None:
+            simulated = self.simulate([(names, cue, strike)])[0]
+        ids, result = simulated
+        state = self.state
+        s = state.to_play
+        me = state.match.balls[s]
+        from_hand = me not in self.balls
+        fouls = _NO_FOULS
+        if from_hand and bad_from_hand_compact(result.events, result.rest, ids, cue, names):
+            fouls = _BAD_FROM_HAND
+        out = bridge.compact_outcome(result, ids, cue)
+        stroke = out.stroke(
+            placed=names[cue] if from_hand else None,
+            fouls=fouls,
+            striker=state.match.players[s],
+        )
+        new_state, verdict = rules.judge(state, stroke)
+        rest = {_BALLS[b]: p for b, p in zip(ids, result.rest, strict=True)}
+        balls = settle(rest, new_state, verdict.placements)
+        self.state = replace(new_state, table=dict(balls))
+        self.balls = balls
+        return verdict
+
+    def choose(self, option: Option) -> Verdict:
+        """The incoming player's choice after a foul (2.12.3)."""
+        state, verdict = rules.choose(self.state, option)
+        balls = settle(self.balls, state, verdict.placements)
+        self.state = replace(state, table=dict(balls))
+        self.balls = balls
+        return verdict
+
+    def option_positions(self) -> dict[Option, Position]:
+        """The position each foul option would give the incoming player (for a built-in
+        opponent's choice): the game loop's own answer from this position."""
+        simulator = PhysicsSimulator(self.params, self.table)
+        return Game.resume(self.state, self.balls, simulator).option_positions()
