@@ -51,23 +51,28 @@ class StudyResult:
         raise AttributeError(f"study result has no table {name!r} (tables: {', '.join(tables)})")
 
 
+def check_backend(backend: str, jobs: int | None, address: str | None) -> None:
+    """The backend settings make sense (before anything is written)."""
+    if jobs is not None and (isinstance(jobs, bool) or not 1 <= jobs <= 4096):
+        raise StudyError(f"--jobs: expected a number of workers in [1, 4096], got {jobs!r}")
+    if backend not in ("local", "ray"):
+        raise StudyError(f"--backend: expected local or ray, got {backend!r}")
+    if address and backend != "ray":
+        raise StudyError("--address: only with --backend ray")
+
+
 def make_backend(backend: str, jobs: int | None, address: str | None) -> Backend:
     """The backend named ``local`` or ``ray``."""
     import os
 
-    if jobs is not None and (isinstance(jobs, bool) or not 1 <= jobs <= 4096):
-        raise StudyError(f"--jobs: expected a number of workers in [1, 4096], got {jobs!r}")
-    if backend == "local":
-        if address:
-            raise StudyError("--address: only with --backend ray")
-        from onered.study.backends import LocalBackend
-
-        return LocalBackend(jobs or os.cpu_count() or 1)
+    check_backend(backend, jobs, address)
     if backend == "ray":
         from onered.study.backends import RayBackend
 
         return RayBackend(jobs, address)
-    raise StudyError(f"--backend: expected local or ray, got {backend!r}")
+    from onered.study.backends import LocalBackend
+
+    return LocalBackend(jobs or os.cpu_count() or 1)
 
 
 def run_study(
@@ -83,6 +88,7 @@ def run_study(
     """Run ``spec`` into the folder ``out`` (resuming what is there), on ``backend``
     (``"local"``: ``jobs`` processes, default one per core; ``"ray"``: Ray at ``address``,
     or a local Ray); ``progress`` shows a bar on stderr (or on the given stream)."""
+    check_backend(backend, jobs, address)
     spec.check()
     folder = Folder(Path(out), spec)
     folder.open()

@@ -1,0 +1,70 @@
+"""The same seed gives the same rows whatever the backend and the number of workers."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from study_support import SMALL_GAMES, SMALL_SHOTS
+
+from onered.study import StudyError, run_study
+
+RESULT_TABLES = ("games", "strokes")
+
+
+@pytest.fixture(scope="module")
+def one_worker(tmp_path_factory: pytest.TempPathFactory) -> dict[str, pd.DataFrame]:
+    out = tmp_path_factory.mktemp("jobs1")
+    return run_study(SMALL_GAMES, out, jobs=1, report=False).tables
+
+
+def test_two_local_workers_give_the_rows_of_one(
+    one_worker: dict[str, pd.DataFrame], tmp_path: Path
+) -> None:
+    result = run_study(SMALL_GAMES, tmp_path, jobs=2, report=False)
+    for name in RESULT_TABLES:
+        pd.testing.assert_frame_equal(result.tables[name], one_worker[name])
+    assert result.tasks["process"].nunique() == 2  # both workers played
+
+
+def test_ray_gives_the_rows_of_local_processes(
+    one_worker: dict[str, pd.DataFrame], tmp_path: Path
+) -> None:
+    result = run_study(SMALL_GAMES, tmp_path, jobs=2, backend="ray", report=False)
+    for name in RESULT_TABLES:
+        pd.testing.assert_frame_equal(result.tables[name], one_worker[name])
+    assert len(result.tasks["node"].iloc[0]) == 56  # Ray's node id, hexadecimal
+
+
+def test_shot_maps_are_the_same_on_one_and_two_workers(tmp_path: Path) -> None:
+    one = run_study(SMALL_SHOTS, tmp_path / "one", jobs=1, report=False)
+    two = run_study(SMALL_SHOTS, tmp_path / "two", jobs=2, report=False)
+    for name in ("positions", "shots"):
+        pd.testing.assert_frame_equal(one.tables[name], two.tables[name])
+    assert one.positions["feasible"].any()
+
+
+def test_a_missing_ray_is_named_with_the_extra_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray -> ImportError
+    with pytest.raises(StudyError, match=r"Ray is not installed.*onered\[ray\]"):
+        run_study(SMALL_GAMES, tmp_path, backend="ray")
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"jobs": 0}, "--jobs: expected a number of workers"),
+        ({"backend": "dask"}, "--backend: expected local or ray"),
+        ({"address": "127.0.0.1:1"}, "--address: only with --backend ray"),
+    ],
+)
+def test_bad_backend_settings_are_named_before_anything_is_written(
+    tmp_path: Path, options: dict[str, object], message: str
+) -> None:
+    with pytest.raises(StudyError, match=message):
+        run_study(SMALL_GAMES, tmp_path / "out", **options)  # type: ignore[arg-type]
+    assert not (tmp_path / "out").exists()

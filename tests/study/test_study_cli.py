@@ -1,0 +1,89 @@
+"""``onered study`` on the command line: a study in one command, and a clear one-line error
+(exit status 2, no traceback) for every bad argument."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from onered.cli import main
+
+
+def test_a_study_in_one_command_says_where_its_report_is(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "s"
+    argv = ["study", "shots", "--grid", "2x2", "--samples", "5", "--out", str(out), "--jobs", "1"]
+    assert main(argv) == 0
+    printed = capsys.readouterr()
+    assert f"report: {out / 'report' / 'index.html'}" in printed.out
+    assert "position/s" in printed.err  # the progress bar, with its rate, on stderr
+    assert (out / "report" / "index.html").exists()
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["games", "--games", "0"], "--games: expected a whole number in [1, 10000000], got 0"),
+        (["games", "--p1", "ai:wizard"], "--p1: player 'ai:wizard': unknown level 'wizard'"),
+        (["games", "--p2", "ai:pro,noise.aim=-1"], "noise.aim: expected a value in [0, 10)"),
+        (["games", "--p1", "ai:pro,reach=3"], "unknown parameter 'reach'"),
+        (["games", "--physics", "e_c=2"], "--physics: params.e_c: must lie in [0, 1], got 2.0"),
+        (["games", "--physics", "spin=2"], "--physics: 'spin' is not a physical parameter"),
+        (["games", "--seed", "-1"], "--seed: expected a whole number in [0, 2^63)"),
+        (["games", "--jobs", "0"], "--jobs: expected a number of workers in [1, 4096], got 0"),
+        (["games", "--address", "127.0.0.1:1"], "--address: only with --backend ray"),
+        (["shots", "--grid", "3"], "--grid: expected COLUMNSxROWS such as 12x14, got '3'"),
+        (["shots", "--at", "0.5"], "--at: expected 2 numbers, got '0.5'"),
+        (["shots", "--at", "5,5"], "--at: "),
+        (["shots", "--region", "0,1,2"], "--region: expected 4 numbers"),
+        (["shots", "--region", "0,3,0,1"], "--region: expected x0,x1,y0,y1 with"),
+        (["shots", "--speed", "12"], "--speed: expected a speed in [0.05, 10] m/s, got 12"),
+        (["shots", "--side", "0.7", "--height", "0.7"], "the tip offset must be within 0.8 R"),
+        (["shots", "--samples", "0"], "--samples: expected a whole number"),
+        (["sweep", "--param", "spin"], "--param: 'spin' is neither a physical parameter"),
+        (["sweep", "--values", "0.5,x"], "--values: expected numbers separated by commas"),
+        (["sweep", "--param", "e_c", "--values", "1.5"], "--values (e_c): params.e_c: must lie"),
+        (["sweep", "--param", "noise.aim", "--values", "20"], "noise.aim: expected a value"),
+        (["sweep", "--steps", "0"], "--steps: expected a number in [1, 1000], got 0"),
+        ([], "choose a kind: games, shots or sweep"),
+    ],
+)
+def test_bad_arguments_are_named_without_a_traceback(
+    argv: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    extra = ["--out", str(out)] if argv else []
+    assert main(["study", *argv, *extra]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("onered study: ")
+    assert message in err
+    assert err.count("\n") == 1
+    assert not out.exists()
+
+
+def test_another_study_in_the_folder_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "spec.json").write_text("{not json", encoding="utf-8")
+    args = ["study", "games", "--games", "1", "--out", str(tmp_path)]
+    assert main(args) == 2
+    assert f"--out: {tmp_path / 'spec.json'} cannot be read" in capsys.readouterr().err
+
+
+def test_an_unknown_kind_is_refused_by_the_parser(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["study", "matches"])
+    assert exit_.value.code == 2
+    assert "invalid choice: 'matches'" in capsys.readouterr().err
+
+
+def test_the_defaults_are_the_specs_defaults() -> None:
+    from onered.cli import build_parser
+    from onered.cli.study import _spec
+    from onered.study import GamesSpec, ShotsSpec, SweepSpec
+
+    parser = build_parser()
+    assert _spec(parser.parse_args(["study", "games"])) == GamesSpec()
+    assert _spec(parser.parse_args(["study", "shots"])) == ShotsSpec()
+    assert _spec(parser.parse_args(["study", "sweep"])) == SweepSpec()

@@ -1,0 +1,111 @@
+"""Seeding and specs: a task's seed depends on the study's seed and its index only, a task's
+rows on nothing else (not on the tasks run before it), and a spec written reads back equal."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from study_support import SMALL_SHOTS
+
+from onered.study import GamesSpec, ShotKind, ShotsSpec, StudyError, SweepSpec, Vary, task_seed
+from onered.study.spec import parse_assignments, spec_from_json, to_json
+from onered.study.work import run_task
+
+
+@given(seed=st.integers(0, 2**63 - 1), index=st.integers(0, 10_000), extra=st.integers(1, 50))
+def test_task_seed_is_the_index_th_child_whatever_the_number_of_tasks(
+    seed: int, index: int, extra: int
+) -> None:
+    child = np.random.SeedSequence(seed).spawn(index + extra)[index]
+    assert task_seed(seed, index) == int(child.generate_state(1, np.uint64)[0])
+
+
+@given(
+    seed=st.integers(0, 2**32), indices=st.sets(st.integers(0, 100_000), min_size=2, max_size=40)
+)
+def test_task_seeds_differ_between_tasks(seed: int, indices: set[int]) -> None:
+    assert len({task_seed(seed, i) for i in indices}) == len(indices)
+
+
+@settings(max_examples=10, deadline=None)
+@given(order=st.permutations(range(SMALL_SHOTS.tasks)))
+def test_a_tasks_rows_do_not_depend_on_the_tasks_run_before_it(order: list[int]) -> None:
+    alone = {i: run_task(SMALL_SHOTS, i) for i in (0, 4, 8)}
+    ran = {i: run_task(SMALL_SHOTS, i) for i in order}
+    for i, rows in alone.items():
+        assert ran[i] == rows
+
+
+_names = st.sampled_from(["e_c", "mu_r", "f_c"])
+_physics = st.dictionaries(_names, st.floats(0.01, 0.09), max_size=2).map(
+    lambda d: tuple(sorted(d.items()))
+)
+SPECS = st.one_of(
+    st.builds(
+        GamesSpec,
+        p1=st.sampled_from(["ai:pro", "ai:novice,noise.aim=0.5"]),
+        games=st.integers(1, 1000),
+        target=st.integers(1, 200),
+        lag=st.booleans(),
+        physics=_physics,
+        seed=st.integers(0, 2**63 - 1),
+    ),
+    st.builds(
+        ShotsSpec,
+        shot=st.sampled_from(ShotKind),
+        vary=st.sampled_from(Vary),
+        grid=st.tuples(st.integers(1, 50), st.integers(1, 50)),
+        speed=st.floats(0.1, 9.0),
+        seed=st.integers(0, 2**63 - 1),
+    ),
+    st.builds(
+        SweepSpec,
+        param=st.sampled_from(["e_c", "noise.aim"]),
+        values=st.lists(st.floats(0.0, 1.0), min_size=1, max_size=5).map(tuple),
+        who=st.sampled_from(["both", "p1"]),
+    ),
+)
+
+
+@given(spec=SPECS)
+def test_a_spec_written_as_json_reads_back_equal(spec: GamesSpec | ShotsSpec | SweepSpec) -> None:
+    assert spec_from_json(json.loads(json.dumps(to_json(spec)))) == spec
+
+
+def test_a_spec_of_another_format_is_refused() -> None:
+    data = to_json(GamesSpec())
+    data["format"] = 99
+    with pytest.raises(StudyError, match="format 99"):
+        spec_from_json(data)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("e_c", "expected NAME=VALUE"),
+        ("e_c=x", "e_c: expected a number"),
+        ("e_c=nan", "finite"),
+        ("e_c=1,e_c=2", "given twice"),
+    ],
+)
+def test_bad_assignments_are_named(text: str, message: str) -> None:
+    with pytest.raises(StudyError, match=message):
+        parse_assignments(text, "--physics")
+
+
+def test_a_sweep_of_a_player_parameter_changes_the_players_named() -> None:
+    both = SweepSpec(param="noise.aim", p1="ai:pro", p2="ai:club", who="both")
+    assert both.players_at(0.1) == {"p1": "ai:pro,noise.aim=0.1", "p2": "ai:club,noise.aim=0.1"}
+    one = SweepSpec(param="noise.aim", p1="ai:pro", p2="ai:club", who="p1")
+    assert one.players_at(0.1) == {"p1": "ai:pro,noise.aim=0.1", "p2": "ai:club"}
+    assert one.physics_at(0.1) == ()
+
+
+def test_a_sweep_of_a_physical_parameter_changes_the_table() -> None:
+    spec = SweepSpec(param="e_c", physics=(("e_c", 0.5), ("mu_r", 0.02)))
+    assert spec.physics_at(0.9) == (("mu_r", 0.02), ("e_c", 0.9))
+    assert spec.players_at(0.9) == {"p1": spec.p1, "p2": spec.p2}
