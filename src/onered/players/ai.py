@@ -81,12 +81,12 @@ class AIPlayer:
         state = rules.start(Match(target=100, players=("first", "second")))
         opening = rules.opening_verdict(state)
         balls = {p.ball: placement_point(p) for p in opening.placements}
-        return self.searcher.position_value(Position(balls=balls, state=state))
+        return self.searcher.position_value(Position(balls=balls, state=state), self.seed)
 
     def choose(self, options: Mapping[Option, Position]) -> Option:
         """The foul option (2.12.3) whose position the search values more for this player
         (:meth:`Searcher.position_value`; ties: as they lie)."""
-        values = {o: self.searcher.position_value(p) for o, p in options.items()}
+        values = {o: self.searcher.position_value(p, self.seed) for o, p in options.items()}
         return max(
             (Option.AS_THEY_LIE, Option.FROM_D),
             key=lambda o: values.get(o, -math.inf) + (1e-9 if o is Option.AS_THEY_LIE else 0.0),

@@ -427,20 +427,12 @@ class Searcher:
         samples = budget.samples * (_LIMIT_SAMPLES if near_limit else 1)
         return self._choose(ctx, places, finalists, opp_from_d, rng, samples, plan=planning)
 
-    def position_value(self, position: Position) -> float:
-        """The value of ``position`` to the player to play: the best smoothed value of
-        the search's refined candidates (stages 1 and 2, no random draws). It measures a
-        foul option's position or the opening, for the choices made before a stroke."""
-        ctx = _Context(position)
-        opp_from_d = self._opp_from_d()
-        places: list[Point | None] = list(self._placements(ctx)) if ctx.from_hand else [None]
-        if not places:
-            return -self._opp_from_d()
-        scanned = self._run(ctx, places, self._scan(ctx, places), opp_from_d)
-        if not scanned:
-            return 0.0
-        finalists = self._refine(ctx, places, self._leaders(scanned), opp_from_d)
-        return max(c.value for c in finalists)
+    def position_value(self, position: Position, seed: int = 0) -> float:
+        """The value of ``position`` to the player to play, measured: the expected value of
+        the stroke the search would choose there, under his noise (stage 3's mean, its
+        draws from ``random.Random(seed)``). It weighs the choices made before a stroke:
+        the foul option, and the order after the lag."""
+        return self.decide(position, random.Random(seed)).value
 
     def shortlist(self, position: Position) -> list[Choice]:
         """Stages 1 and 2 of :meth:`decide` without the last: every refined candidate
