@@ -92,3 +92,30 @@ def test_a_bad_position_is_explained(page: Page) -> None:
     assert "balls.red: the red must be on the table" in page.text("#error")
     # the browser logs the refused request: expected here
     page.errors[:] = [e for e in page.errors if "status of 422" not in e]
+
+
+def test_a_stroke_of_a_played_game_opens_in_the_coach(page: Page, server: Server) -> None:
+    import httpx
+
+    r = httpx.post(
+        server.base + "/api/games",
+        json={
+            "mode": "play",
+            "players": ["Ivanov", "Petrov"],
+            "opponent": "ai",
+            "strength": "beginner",
+            "breaker": 1,
+        },
+    )
+    game, token = r.json()["id"], r.json()["token"]
+    r = httpx.post(
+        f"{server.base}/api/games/{game}/ai", json={}, headers={"X-Game-Token": token}, timeout=60
+    )
+    assert r.status_code == 200
+    pg = page.open(f"/games/{game}")
+    pg.click('#log a.coach-link >> text="1"')
+    pg.wait_for_selector('#table[data-drawn="5"]', timeout=60_000)
+    assert "/coach?game=" in pg.url
+    assert "before stroke 1" in page.text("#notice")
+    assert pg.locator("#table").get_attribute("data-balls") == "red"  # the opening: in hand
+    assert not pg.locator("#hand-note").is_hidden()

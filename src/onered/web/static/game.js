@@ -85,7 +85,7 @@ function render() {
     el("th", { text: t("record.col.calls") })));
   const rows = model.log.filter((e) => e.in.type !== "match").map((e) =>
     el("tr", { class: e.out.foul ? "foul" : "" },
-      el("td", { class: "num", text: e.in.type === "choice" ? "" : String(e.out.stroke) }),
+      el("td", { class: "num" }, e.in.type === "choice" ? "" : el("a", { href: `/coach?game=${encodeURIComponent(id)}&stroke=${e.out.stroke}`, title: t("coach.ask"), class: "coach-link", text: String(e.out.stroke) })),
       el("td", { text: e.out.striker || "" }),
       el("td", { text: describe(e) }),
       el("td", { class: "num", text: e.out.foul ? `−${e.out.foul.penalty}` : e.out.points ? `+${e.out.points}` : "" }),
