@@ -24,8 +24,7 @@ function renderPlayers(view) {
     const ball = view.match.balls[i];
     let sub = "";
     if (won) sub = t("common.winner", { name: who(name) });
-    else if (atTable && s.options.length) sub = t("common.chooses", { name: who(name) });
-    else if (atTable && s.from_d) sub = t("common.from_d");
+    else if (atTable && s.from_d && !s.options.length) sub = t("common.from_d");
     return el("div", { class: `board-player${atTable ? " at-table" : ""}${won ? " won" : ""}`, dataset: { player: String(i) } },
       el("div", { class: "board-name" }, el("span", { class: `ball-dot ${ball}`, title: ballName(ball) }), el("span", { text: who(name) })),
       el("div", { class: "board-score", text: String(s.score[i]) }),
@@ -55,7 +54,9 @@ function render() {
   renderPlayers(view);
   $("calls").replaceChildren(...view.last.calls.map((c) => el("span", { class: `call ${c.code}`, dataset: { call: c.code }, text: word("calls", c.code) })));
   const s = view.state;
-  $("status").textContent = s.winner ? "" : s.to_play ? t("common.to_play", { name: who(s.to_play) }) : "";
+  $("status").textContent = s.winner ? t("common.winner", { name: who(s.winner) })
+    : s.options.length ? t("common.chooses", { name: who(s.to_play) })
+      : s.to_play ? t("common.to_play", { name: who(s.to_play) }) : "";
   $("target").textContent = `${t("common.target")} ${view.match.target}`;
   renderLast(view);
   $("live").textContent = online ? `● ${t("board.live")}` : `● ${t("board.offline")}`;
@@ -70,7 +71,7 @@ async function refresh() {
   const before = model.log.length;
   const changed = await model.poll();
   if (changed) {
-    speaker.sayFrom(model.view, model.log, Math.min(before, model.view.log_from));
+    speaker.sayNew(model.view, model.log, before);
     render();
   }
 }

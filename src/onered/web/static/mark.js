@@ -191,10 +191,12 @@ function renderStatus() {
   $("notes").replaceChildren(...notes(view).map((n) => el("li", { text: n })));
   $("counters").textContent = t("common.counters", { cannons: s.counters.cannons, hazards: s.counters.hazards });
   const options = s.options;
-  $("choice").hidden = !options.length || !token || (outbox && outbox.length > 0);
+  // While taps wait, the options shown are those of the last known position: not offered.
+  const queued = !!(outbox && outbox.length);
+  $("choice").hidden = !options.length || !token;
   $("choice-title").textContent = t("mark.option_title", { name: who(s.to_play) });
   $("choice-options").replaceChildren(
-    ...options.map((o) => el("button", { type: "button", dataset: { option: o }, onclick: () => choose(o) }, word("options", o))),
+    ...options.map((o) => el("button", { type: "button", dataset: { option: o }, disabled: queued, onclick: () => choose(o) }, word("options", o))),
   );
 }
 
@@ -350,7 +352,7 @@ function applyAnswer(answer) {
   const from = model.log.length;
   model.apply(answer.game);
   view = model.view;
-  speaker.sayFrom(view, model.log, Math.min(from, answer.game.log_from));
+  speaker.sayNew(model.view, model.log, from);
 }
 
 async function main() {

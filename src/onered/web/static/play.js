@@ -409,6 +409,7 @@ function positionAt(path, tt, fallback) {
 
 function animate(shot) {
   lastShot = shot;
+  document.body.dataset.animated = String(Number(document.body.dataset.animated || 0) + 1);
   return new Promise((resolve) => {
     animating = true;
     render();
@@ -498,7 +499,7 @@ async function applyAnswer(answer) {
   if (answer.game) model.apply(answer.game);
   else await model.poll();
   takeView(model.view);
-  speaker.sayFrom(view, model.log, from);
+  speaker.sayNew(model.view, model.log, from);
   render();
   computerTurns();
 }
@@ -620,7 +621,7 @@ async function follow() {
           }
         }
         takeView(model.view);
-        speaker.sayFrom(view, model.log, Math.min(before, model.view.log_from));
+        speaker.sayNew(model.view, model.log, before);
         render();
       } else if (last !== null && view.revision !== last) {
         render();

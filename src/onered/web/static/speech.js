@@ -18,11 +18,11 @@ export function phrase(view, entry) {
   } else if (out.foul) {
     parts.push(t("say.foul", { points: out.foul.penalty }));
   } else if (out.points) {
-    parts.push(`${out.points}.`);
+    parts.push(String(out.points));
   } else if (!out.winner && out.next) {
     parts.push(t("say.no_score", { name: who(out.next) }));
   }
-  parts.push(...calls.map((c) => `${c}.`));
+  parts.push(...calls);
   const a = out.score[players[0]];
   const b = out.score[players[1]];
   if (out.winner) {
@@ -36,7 +36,10 @@ export function phrase(view, entry) {
       parts.push(t("say.lead", { name: who(leader), hi: Math.max(a, b), lo: Math.min(a, b) }));
     }
   }
-  return parts.join(" ").replace(/\.\./g, ".");
+  // one sentence a part: "2. Baulk line must be crossed. Petrov leads 80–0"
+  return parts
+    .map((x, i) => (i < parts.length - 1 && !/[.!?…]$/.test(x) ? `${x}.` : x))
+    .join(" ");
 }
 
 /** The voice toggle and the speaking. ``say(text)`` speaks when switched on. */
@@ -59,7 +62,7 @@ export class Speaker {
     });
     this.box.replaceChildren(
       el("label", { class: "speech-toggle", title: this.available ? null : t("speech.none") },
-        input, el("span", { text: `🔊 ${t("speech.toggle")}` })),
+        input, el("span", { text: t("speech.toggle") })),
     );
   }
   voice() {
@@ -75,8 +78,11 @@ export class Speaker {
     if (v) u.voice = v;
     window.speechSynthesis.speak(u);
   }
-  /** Say each line of ``log`` from index ``from`` (the lines just judged). */
-  sayFrom(view, log, from) {
+  /** Say the lines just judged: ``before`` is how many lines the page had, ``view`` the
+   * answer that changed them (its ``log_from``: the first line it changed; 0 when the whole
+   * log was sent again, then only the lines beyond ``before`` are new). */
+  sayNew(view, log, before) {
+    const from = view.log_from === 0 ? before : Math.min(before, view.log_from);
     for (const entry of log.slice(from)) this.say(phrase(view, entry));
   }
 }
