@@ -117,26 +117,53 @@ def plot_breaks(spec: GamesSpec, strokes: pd.DataFrame, folder: Path) -> str:
 
 
 def plot_sweep(spec: SweepSpec, summary: dict[str, Any], folder: Path) -> str:
-    """Points per visit, mean break and fouls per visit against the swept value."""
-    fig = _figure(11, 3.6)
+    """Points per visit (with its standard error), mean break and fouls per visit against
+    the swept value: of both players together when the value applies to both players of
+    the same level, else of each player."""
+    fig = _figure(11, 3.8)
     axes = fig.subplots(1, 3)
-    values = [v["value"] for v in summary["values"]]
+    rows = summary["values"]
+    values = [v["value"] for v in rows]
+    pooled = spec.who == "both" and spec.p1 == spec.p2
+    lines: list[tuple[str, str, Any]] = (
+        [("both", f"both players ({spec.p1})", [v["both"] for v in rows])]
+        if pooled
+        else [
+            (
+                n,
+                f"{n} ({spec.players_at(spec.values[0])[n].split(',')[0]})",
+                [v["players"][n] for v in rows],
+            )
+            for n in NAMES
+        ]
+    )
     for ax, key, title in zip(
         axes,
         ("points_per_visit", "mean_break", "fouls_per_visit"),
-        ("points per visit", "mean break (scoring visits)", "fouls per visit"),
+        ("points per visit (± s.e.)", "mean break (scoring visits)", "fouls per visit"),
         strict=True,
     ):
-        for name in NAMES:
-            ys = [v["players"][name][key] for v in summary["values"]]
-            ys = [float("nan") if y is None else y for y in ys]
-            who = spec.players_at(spec.values[0])[name].split(",")[0]
-            ax.plot(values, ys, marker="o", color=COLOURS[name], label=f"{name} ({who})")
+        for name, label, figures in lines:
+            ys = [float("nan") if f[key] is None else f[key] for f in figures]
+            colour = COLOURS.get(name, "#1f4e9e")
+            if key == "points_per_visit":
+                errors = [
+                    0.0 if f["points_per_visit_se"] is None else f["points_per_visit_se"]
+                    for f in figures
+                ]
+                ax.errorbar(
+                    values, ys, yerr=errors, marker="o", color=colour, capsize=3, label=label
+                )
+            else:
+                ax.plot(values, ys, marker="o", color=colour, label=label)
         ax.set_xlabel(spec.param)
-        ax.set_title(title)
+        ax.set_title(title, fontsize=10)
+        ax.set_ylim(bottom=0)
         ax.grid(alpha=0.3)
     axes[0].legend(fontsize=8)
-    fig.suptitle(f"Sweep of {spec.param}: {spec.games} games per value")
+    fig.suptitle(
+        f"Sweep of {spec.param}: {spec.games} games to {spec.target} per value", fontsize=11
+    )
     return _save(fig, folder, "sweep.png")
 
 

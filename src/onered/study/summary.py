@@ -24,30 +24,40 @@ def _round(x: float, digits: int = 4) -> float | None:
     return None if x != x else round(float(x), digits)  # NaN -> None
 
 
-def player_figures(games: pd.DataFrame, strokes: pd.DataFrame, name: str) -> dict[str, Any]:
-    """One player's figures over ``games`` (``strokes`` their strokes)."""
-    mine = strokes[strokes["striker"] == name]
-    visits = mine[mine["visit_end"]]
+def visit_figures(strokes: pd.DataFrame, games: int) -> dict[str, Any]:
+    """Visits, points, breaks and fouls of ``strokes`` (one player's, or everyone's) over
+    ``games`` games. A visit's points are its break, so points per visit is the mean break
+    over all visits; ``points_per_visit_se`` is its standard error."""
+    visits = strokes[strokes["visit_end"]]
     breaks = visits["break"]
     scoring = breaks[breaks > 0]
+    fouls = int((strokes["foul"] != "").sum())
+    n = len(visits)
+    return {
+        "strokes": len(strokes),
+        "visits": n,
+        "points": int(strokes["points"].sum()),
+        "points_per_visit": _round(strokes["points"].sum() / n) if n else None,
+        "points_per_visit_se": _round(breaks.std(ddof=1) / n**0.5) if n > 1 else None,
+        "mean_break": _round(scoring.mean()) if len(scoring) else None,
+        "highest_break": int(breaks.max()) if n else 0,
+        "breaks_at_least": {str(m): int((breaks >= m).sum()) for m in BREAK_MARKS},
+        "fouls": fouls,
+        "fouls_per_game": _round(fouls / games) if games else None,
+        "fouls_per_visit": _round(fouls / n) if n else None,
+    }
+
+
+def player_figures(games: pd.DataFrame, strokes: pd.DataFrame, name: str) -> dict[str, Any]:
+    """One player's figures over ``games`` (``strokes`` their strokes)."""
     n = len(games)
+    wins = int((games["winner"] == name).sum())
     return {
         "players": sorted(set(games[name])),
         "games": n,
-        "wins": int((games["winner"] == name).sum()),
-        "win_rate": _round((games["winner"] == name).sum() / n) if n else None,
-        "strokes": len(mine),
-        "visits": len(visits),
-        "points": int(mine["points"].sum()),
-        "points_per_visit": _round(mine["points"].sum() / len(visits)) if len(visits) else None,
-        "mean_break": _round(scoring.mean()) if len(scoring) else None,
-        "highest_break": int(breaks.max()) if len(breaks) else 0,
-        "breaks_at_least": {str(m): int((breaks >= m).sum()) for m in BREAK_MARKS},
-        "fouls": int((mine["foul"] != "").sum()),
-        "fouls_per_game": _round((mine["foul"] != "").sum() / n) if n else None,
-        "fouls_per_visit": _round((mine["foul"] != "").sum() / len(visits))
-        if len(visits)
-        else None,
+        "wins": wins,
+        "win_rate": _round(wins / n) if n else None,
+        **visit_figures(strokes[strokes["striker"] == name], n),
     }
 
 
@@ -72,6 +82,7 @@ def summarise(spec: Spec, tables: dict[str, pd.DataFrame]) -> dict[str, Any]:
                     "value": value,
                     "games": len(g),
                     "players": {n: player_figures(g, s, n) for n in NAMES},
+                    "both": visit_figures(s, len(g)),
                 }
             )
     elif isinstance(spec, ShotsSpec):
