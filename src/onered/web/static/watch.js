@@ -1,6 +1,6 @@
 // The spectators' live view: read only; polls the game and shows what changed.
 import {
-  GameModel, I, TableView, drawPosition, callsText, describe, el, gameIdFromPath, renderLast, notes, renderScoreboard,
+  GameModel, I, TableView, drawPosition, el, gameIdFromPath, renderLast, renderLog, notes, renderScoreboard,
   setupPage, showError, t, tableGeometry, word,
 } from "./common.js";
 
@@ -19,13 +19,7 @@ function render() {
   renderLast($("last"), view, model.log);
   const s = view.state;
   $("notes").replaceChildren(...notes(view).map((n) => el("li", { text: n })));
-  const rows = model.log.filter((e) => e.in.type !== "match").slice(-40).reverse().map((e) =>
-    el("tr", { class: e.out.foul ? "foul" : "" },
-      el("td", { class: "num", text: String(e.out.stroke) }),
-      el("td", { text: e.out.striker || "" }),
-      el("td", {}, describe(e), e.out.calls.length ? el("div", { class: "small muted", text: callsText(e.out.calls) }) : null),
-      el("td", { class: "num", text: view.match.players.map((p) => e.out.score[p]).join(":") })));
-  $("log").replaceChildren(el("tbody", {}, ...rows));
+  renderLog($("log"), view, model.log, { limit: 40 }); // numbered strokes, options, points
   $("record-link").href = `/games/${id}`;
   if (table) {
     drawPosition(table, view);
