@@ -10,9 +10,11 @@ from __future__ import annotations
 import io
 import json
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from hypothesis import strategies as st
 
 # --- names used throughout -----------------------------------------------------------------
 
@@ -285,3 +287,120 @@ def assert_error_at(lines: Sequence[str | dict[str, Any]], n: int) -> Judged:
         f"expected {expected} verdicts before line {n}, got {len(judged.verdicts)}"
     )
     return judged
+
+
+# --- random valid games (property tests) -------------------------------------------------------
+
+CALLER_CODES = [
+    "wrong_ball",
+    "double_hit",
+    "balls_moving",
+    "feet_off_floor",
+    "bad_from_hand",
+    "in_off_from_hand",
+    "jump",
+    "push",
+    "touched_ball",
+    "before_spotting",
+]
+INSIDE_D = [[0.889, 0.6], [1.0, 0.7], [0.7, 0.65], [1.181, 0.737], [0.889, 0.445]]
+OUTSIDE_D = [[0.889, 1.0], [0.2, 0.5]]
+BALL_OF = {P1: "white", P2: "yellow"}
+
+
+def other(player: str) -> str:
+    return P2 if player == P1 else P1
+
+
+@st.composite
+def stroke_for(
+    draw: Callable[..., Any], verdict: dict[str, Any], on_table: list[str] | None = None
+) -> dict[str, Any]:
+    """A valid stroke for the player the verdict says is to play; given the balls
+    ``on_table`` before it, it may also give their rest positions (anywhere on the bed,
+    now and then on a spot or touching another ball)."""
+    striker = verdict["next"]
+    own, opp = BALL_OF[striker], BALL_OF[other(striker)]
+    opp_on = opp not in verdict["in_hand"]
+    if draw(st.integers(0, 24)) == 0:
+        return stroke(struck=False, fouls=[draw(st.sampled_from(CALLER_CODES))])
+    hits: list[str | None] = ["red", "red", "red", None]
+    if opp_on:
+        hits += [opp, opp, "both"]
+    first_hit = draw(st.sampled_from(hits))
+    fields: dict[str, Any] = {"first_hit": first_hit}
+    if first_hit == "both":
+        fields["cannon"] = True
+    elif first_hit is not None and opp_on:
+        fields["cannon"] = draw(st.booleans())
+    can_pot = [own] if first_hit is None else ["red", own] + ([opp] if opp_on else [])
+    potted = [ball for ball in can_pot if draw(st.integers(0, 2)) == 0]
+    fields["potted"] = potted
+    if draw(st.integers(0, 14)) == 0:
+        candidates = [ball for ball in can_pot if ball not in potted]
+        if candidates:
+            fields["off_table"] = [draw(st.sampled_from(candidates))]
+    if draw(st.integers(0, 9)) == 0:
+        fields["fouls"] = [draw(st.sampled_from(CALLER_CODES))]
+    cue_ball_rests = own not in potted and own not in fields.get("off_table", [])
+    if cue_ball_rests:
+        fields["crossed_baulk"] = draw(st.booleans())
+        fields["touching"] = draw(st.integers(0, 9)) == 0
+    if verdict["next_from_d"] and draw(st.booleans()):
+        spots = INSIDE_D + OUTSIDE_D if draw(st.integers(0, 9)) == 0 else INSIDE_D
+        fields["placed"] = draw(st.sampled_from(spots))
+    if on_table is not None and fields.get("struck", True) and draw(st.booleans()):
+        gone = set(fields["potted"]) | set(fields.get("off_table", []))
+        resting = [b for b in {*on_table, own} if b not in gone]
+        fields["positions"] = {b: draw(rest_point()) for b in sorted(resting)}
+    return stroke(**fields)
+
+
+@st.composite
+def rest_point(draw: Callable[..., Any]) -> list[float]:
+    """A ball's centre at rest on the bed: anywhere, or on a spot, or by another spot."""
+    kind = draw(st.integers(0, 5))
+    if kind == 0:
+        return list(draw(st.sampled_from(list(SPOTS.values()))))
+    if kind == 1:
+        x, y = draw(st.sampled_from(list(SPOTS.values())))
+        return [x + draw(st.floats(-0.06, 0.06)), y]
+    x = draw(st.floats(BALL_D / 2, 1.778 - BALL_D / 2))
+    y = draw(st.floats(BALL_D / 2, 3.569 - BALL_D / 2))
+    return [x, y]
+
+
+def play(
+    data: st.DataObject, target: int, length: int, *, with_positions: bool = False
+) -> tuple[list[Any], list[dict[str, Any]]]:
+    """Draw a game of at most ``length`` lines after the match line, judging each line as it
+    is drawn (one referee session carries the state, so a game costs its length, not its
+    square); at the end the whole input is judged again in one run, which must give the same
+    verdicts (a later line never changes an earlier verdict). ``with_positions``: strokes
+    may give the balls' rest positions (``stroke_for``)."""
+    from onered.protocol.referee import RefereeSession, verdict_json
+
+    session = RefereeSession()
+    lines: list[Any] = [match(target=target)]
+    verdicts = [_feed(session, lines[0], verdict_json)]
+    for _ in range(length):
+        last = verdicts[-1]
+        if last["winner"] is not None:
+            break
+        if last["options"] and data.draw(st.integers(0, 2)) == 0:
+            line = choice(data.draw(st.sampled_from(BOTH_OPTIONS)))
+        else:
+            table = session.state.table if session.state is not None else {}
+            on_table = [b.value for b in table]
+            line = data.draw(stroke_for(last, on_table if with_positions else None))
+        lines.append(line)
+        verdicts.append(_feed(session, line, verdict_json))
+    assert judge(lines).ok().verdicts == verdicts, "a later line changed an earlier verdict"
+    return lines, verdicts
+
+
+def _feed(session: Any, line: dict[str, Any], verdict_json: Any) -> dict[str, Any]:
+    """One line through the session, the verdict as the protocol writes it (JSON types)."""
+    verdict, players = session.feed(json.loads(json.dumps(line)))
+    answer: dict[str, Any] = json.loads(json.dumps(verdict_json(verdict, players)))
+    return answer

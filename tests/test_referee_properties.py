@@ -1,30 +1,30 @@
 """Property tests of the referee through ``run``: random valid games, checked against the rules.
 
-A game is built one line at a time: after each line the whole input so far is judged again and
-the next line is drawn from what the last verdict says (who plays, with which ball, which cue
-balls are in hand, whether a foul option is pending), so every drawn stroke names only balls on
-the table. That also checks that the referee judges line by line: the verdicts of a prefix never
-change when more lines follow.
+A game is built one line at a time (``referee_support.play``): each line is judged as it is
+drawn, by one referee session that carries the state, and the next line is drawn from what the
+last verdict says (who plays, with which ball, which cue balls are in hand, whether a foul
+option is pending), so every drawn stroke names only balls on the table. The whole input is
+then judged again in one run, which checks that the referee judges line by line: the verdicts
+of a prefix never change when more lines follow.
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee_support import (
+    BALL_OF,
     BOTH_OPTIONS,
+    CALLER_CODES,
     P1,
     P2,
-    choice,
     encode,
-    judge,
-    match,
-    stroke,
+    other,
+    play,
 )
 
 #: Every value one stroke can score: cannon 2, pot red 3, pot of the opponent's ball 2, in-off
@@ -39,86 +39,11 @@ PART_VALUES = {
     "in_off_white": {2},
     "in_off_yellow": {2},
 }
-CALLER_CODES = [
-    "wrong_ball",
-    "double_hit",
-    "balls_moving",
-    "feet_off_floor",
-    "bad_from_hand",
-    "in_off_from_hand",
-    "jump",
-    "push",
-    "touched_ball",
-    "before_spotting",
-]
-INSIDE_D = [[0.889, 0.6], [1.0, 0.7], [0.7, 0.65], [1.181, 0.737], [0.889, 0.445]]
-OUTSIDE_D = [[0.889, 1.0], [0.2, 0.5]]
-BALL_OF = {P1: "white", P2: "yellow"}
 SETTINGS = settings(
     max_examples=100,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-
-
-def other(player: str) -> str:
-    return P2 if player == P1 else P1
-
-
-@st.composite
-def stroke_for(draw: Callable[..., Any], verdict: dict[str, Any]) -> dict[str, Any]:
-    """A valid stroke for the player the verdict says is to play."""
-    striker = verdict["next"]
-    own, opp = BALL_OF[striker], BALL_OF[other(striker)]
-    opp_on = opp not in verdict["in_hand"]
-    if draw(st.integers(0, 24)) == 0:
-        return stroke(struck=False, fouls=[draw(st.sampled_from(CALLER_CODES))])
-    hits: list[str | None] = ["red", "red", "red", None]
-    if opp_on:
-        hits += [opp, opp, "both"]
-    first_hit = draw(st.sampled_from(hits))
-    fields: dict[str, Any] = {"first_hit": first_hit}
-    if first_hit == "both":
-        fields["cannon"] = True
-    elif first_hit is not None and opp_on:
-        fields["cannon"] = draw(st.booleans())
-    can_pot = [own] if first_hit is None else ["red", own] + ([opp] if opp_on else [])
-    potted = [ball for ball in can_pot if draw(st.integers(0, 2)) == 0]
-    fields["potted"] = potted
-    if draw(st.integers(0, 14)) == 0:
-        candidates = [ball for ball in can_pot if ball not in potted]
-        if candidates:
-            fields["off_table"] = [draw(st.sampled_from(candidates))]
-    if draw(st.integers(0, 9)) == 0:
-        fields["fouls"] = [draw(st.sampled_from(CALLER_CODES))]
-    cue_ball_rests = own not in potted and own not in fields.get("off_table", [])
-    if cue_ball_rests:
-        fields["crossed_baulk"] = draw(st.booleans())
-        fields["touching"] = draw(st.integers(0, 9)) == 0
-    if verdict["next_from_d"] and draw(st.booleans()):
-        spots = INSIDE_D + OUTSIDE_D if draw(st.integers(0, 9)) == 0 else INSIDE_D
-        fields["placed"] = draw(st.sampled_from(spots))
-    return stroke(**fields)
-
-
-def play(data: st.DataObject, target: int, length: int) -> tuple[list[Any], list[dict[str, Any]]]:
-    """Draw a game of at most ``length`` lines after the match line, judging as it goes."""
-    lines: list[Any] = [match(target=target)]
-    verdicts = judge(lines).ok().verdicts
-    for _ in range(length):
-        last = verdicts[-1]
-        if last["winner"] is not None:
-            break
-        if last["options"] and data.draw(st.integers(0, 2)) == 0:
-            line = choice(data.draw(st.sampled_from(BOTH_OPTIONS)))
-        else:
-            line = data.draw(stroke_for(last))
-        lines.append(line)
-        judged = judge(lines)
-        assert judged.status == 0, f"{judged.err} after {[encode(x) for x in lines]}"
-        assert judged.verdicts[:-1] == verdicts, "a later line changed an earlier verdict"
-        verdicts = judged.verdicts
-    return lines, verdicts
 
 
 def expected_points(line: dict[str, Any], striker: str) -> int:

@@ -1,0 +1,185 @@
+"""A position written down (``onered.rules.position``): every state the referee reaches writes
+and reads back equal, a written text re-writes identically, and a spoiled text gets an error
+that names the field (never a traceback)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from onered import rules
+from onered.protocol.referee import RefereeSession
+from onered.rules import Ball, Counters, GameState, Match, RulesError, Spot
+from onered.rules.position import FIELDS, PositionError, check, read, write
+from referee_support import play
+
+SETTINGS = settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+OPENING = 'R0.889,3.245 W 0:0 0 0/0/0 billiards - play 0 100 0:0 WY ["Ivanov","Petrov"]'
+
+
+def states_of(lines: list[Any]) -> list[GameState]:
+    session = RefereeSession()
+    states = []
+    for line in lines:
+        session.feed(line)
+        assert session.state is not None
+        states.append(session.state)
+    return states
+
+
+@SETTINGS
+@given(data=st.data(), target=st.integers(1, 150), length=st.integers(1, 40))
+def test_every_state_of_random_play_reads_back_equal(
+    data: st.DataObject, target: int, length: int
+) -> None:
+    lines, _ = play(data, target, length, with_positions=True)
+    for state in states_of(lines):
+        text = write(state)
+        back = read(text)
+        assert back == state, text
+        assert write(back) == text
+        assert "\n" not in text
+
+
+@SETTINGS
+@given(
+    x=st.floats(0.0, 1.778),
+    y=st.floats(0.0, 3.569),
+    name=st.text(min_size=1, max_size=30),
+)
+def test_floats_and_names_round_trip_exactly(x: float, y: float, name: str) -> None:
+    match = Match(target=100, players=(name, name + "2"), balls=(Ball.YELLOW, Ball.WHITE))
+    state = GameState(
+        match=match,
+        table={Ball.WHITE: (x, y), Ball.RED: None},
+        score=(10, 3),
+        stroke_no=5,
+        to_play=0,
+        break_=4,
+        counters=Counters(0, 2, 0),
+        red_spot=None,
+    )
+    text = write(state)
+    assert read(text) == state
+    assert len(text.splitlines()) == 1
+    back = read(text).table[Ball.WHITE]
+    assert back is not None
+    assert (back[0].hex(), back[1].hex()) == (x.hex(), y.hex())
+
+
+def test_the_opening() -> None:
+    state = rules.start(Match(target=100, players=("Ivanov", "Petrov")))
+    assert write(state) == OPENING
+    assert read(OPENING) == state
+
+
+def test_names_with_spaces_quotes_and_controls() -> None:
+    state = rules.start(Match(target=50, players=('Ив "Ан" ов', "P\nq\u2028")))
+    text = write(state)
+    assert "\n" not in text
+    assert "\u2028" not in text
+    assert read(text) == state
+
+
+def mutate(text: str, field: str, value: str) -> str:
+    parts = text.split(" ", len(FIELDS) - 1)
+    parts[FIELDS.index(field)] = value
+    return " ".join(parts)
+
+
+MID_BREAK = read(
+    'W0.5,1.2/Y1.1,2.0/R0.889,2.67675 W 90:41 86 0/3/2 pyramid due play 40 200 0:0 WY ["A","B"]'
+)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("table", "X1,2/R0.889,3.245", "table: expected W, Y or R"),
+        ("table", "W1,2,3/R0.889,3.245", "table: white: expected 'x,y' or '?'"),
+        ("table", "Wnan,1/R0.889,3.245", "table (white's x): expected a decimal number"),
+        ("table", "W1e999,1/R0.889,3.245", "is too large"),
+        ("table", "W1,1/W1,2/R0.889,3.245", "the white is given twice"),
+        ("table", "R0.889,3.245/W1,1", "balls go in the order W, Y, R"),
+        ("table", "W0.5,1.2/Y1.1,2.0", "the red must be on the table"),
+        ("table", "W5,1.2/R0.889,2.67675", "the white at (5.0, 1.2) is off the table"),
+        ("to_play", "R", "to_play: expected W or Y"),
+        ("score", "90-41", "score: expected the players' scores"),
+        ("score", "90:250", "status: play, but B has reached the target 200"),
+        ("break", "-3", "break: expected a whole number"),
+        ("break", "95", "break: 95, more than the 90 points"),
+        ("counters", "0/3", "counters: expected cannons/hazards/red_run"),
+        ("counters", "0/16/0", "16 hazards: at most 15"),
+        ("counters", "2/3/0", "cannons and consecutive hazards at once"),
+        ("counters", "0/1/2", "a red run of 2 in 1 consecutive hazards"),
+        ("red", "blue", "red: expected billiards, pyramid, centre"),
+        ("red", "centre", "the red stands on the centre spot, but"),
+        ("red", "-", "'-' (on no spot), but the table puts the red on the pyramid spot"),
+        ("red", "pyramid*", "a fallback (*) is only to the billiards spot"),
+        ("baulk", "open", "baulk: expected -, due or made"),
+        ("baulk", "-", "is in the 80-99 window"),
+        ("status", "won", "status: expected play, option or over"),
+        ("status", "over", "'over', but A (to play) has 90 of 200"),
+        ("status", "option", "break: 86 with a foul option pending"),
+        ("stroke", "x", "stroke: expected a whole number"),
+        ("stroke", "0", "stroke: 0 is the opening"),
+        ("target", "0", "target: must be an integer of at least 1"),
+        ("handicap", "0:300", "handicap: must be two integers"),
+        ("balls", "WW", "balls: expected WY or YW"),
+        ("players", '["A"]', "players: expected"),
+        ("players", '["A","A"]', "the two names must differ"),
+        ("players", '["A",', "players: expected"),
+    ],
+)
+def test_a_spoiled_field_is_named(field: str, value: str, message: str) -> None:
+    text = mutate(write(MID_BREAK), field, value)
+    with pytest.raises(PositionError, match=re.escape(message)):
+        read(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "   ", "R0.889,3.245 W", OPENING.replace(" ", "  ", 1), OPENING + "x" * 0 + "\x00"],
+)
+def test_a_broken_text_is_an_error_not_a_traceback(text: str) -> None:
+    with pytest.raises(RulesError, match="position"):
+        read(text)
+
+
+@SETTINGS
+@given(data=st.data())
+def test_any_spoiled_text_is_refused_cleanly_or_reads_a_valid_state(data: st.DataObject) -> None:
+    text = write(MID_BREAK)
+    at = data.draw(st.integers(0, len(text) - 1))
+    spoiled = text[:at] + data.draw(st.text(max_size=3)) + text[at + 1 :]
+    try:
+        state = read(spoiled)
+    except PositionError as exc:
+        problem = str(exc)
+        state = None
+    if state is None:
+        assert problem.startswith("position")
+    else:
+        check(state)
+        assert read(write(state)) == state
+
+
+def test_check_refuses_states_the_referee_cannot_be_in() -> None:
+    good = MID_BREAK
+    check(good)
+    with pytest.raises(PositionError, match="fallback"):
+        check(replace(good, red_fallback=True))
+    with pytest.raises(PositionError, match="foul option"):
+        check(replace(good, winner=0, score=(200, 41), choice_pending=True))
+    touching_red = replace(good, table={**good.table, Ball.RED: Spot.CENTRE.point})
+    with pytest.raises(PositionError, match="red stands on the pyramid spot"):
+        check(touching_red)
