@@ -28,6 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 
+from onered import bridge
 from onered.coach.action import CueAction, describe
 from onered.game.loop import Game
 from onered.game.model import Action, GameError, Position, StrokeRecord
@@ -312,12 +313,9 @@ def _check(position: Position, simulator: PhysicsSimulator) -> None:
 
 
 def _pockets(result: ShotResult) -> tuple[tuple[Ball, str], ...]:
-    return tuple(
-        (Ball(ball), event.pocket or "")
-        for event in result.events
-        if event.kind is EventKind.POCKET
-        for ball in event.balls
-    )
+    """The balls that fell and the pockets they fell into, in order (the bridge's reading)."""
+    events = result.events
+    return tuple((Ball(b), bridge.pocket_of(events, b) or "") for b in bridge.potted(events))
 
 
 def _cushion_first(result: ShotResult, cue: str) -> bool:
