@@ -84,9 +84,13 @@ class AIPlayer:
         return self.searcher.position_value(Position(balls=balls, state=state), self.seed)
 
     def choose(self, options: Mapping[Option, Position]) -> Option:
-        """The foul option (2.12.3) whose position the search values more for this player
-        (:meth:`Searcher.position_value`; ties: as they lie)."""
-        values = {o: self.searcher.position_value(p, self.seed) for o, p in options.items()}
+        """The foul option (2.12.3) whose position is worth more to this player, by the
+        leave evaluation (:meth:`Searcher.option_values`: the chance and size of each
+        scoring stroke on offer under his noise, from the tolerance of each; ties: as
+        they lie). The search's own expected value (:meth:`Searcher.position_value`) is
+        not used here: its noiseless scan can rank a hard pot above a sitter, where the
+        leave evaluation weighs each stroke by its chance."""
+        values = self.searcher.option_values(dict(options))
         return max(
             (Option.AS_THEY_LIE, Option.FROM_D),
             key=lambda o: values.get(o, -math.inf) + (1e-9 if o is Option.AS_THEY_LIE else 0.0),

@@ -457,7 +457,19 @@ class Searcher:
             key = (item.place, _parts(verdict), item.tag, verdict.baulk_crossed)
             if key not in best or item.value > best[key].value:
                 best[key] = item
-        return sorted(best.values(), key=lambda x: -x.value)[: self.strength.budget.refine]
+        ranked = sorted(best.values(), key=lambda x: -x.value)
+        size = self.strength.budget.refine
+        # the best stroke at each ball (and each place) first: the scan's values are
+        # noiseless, so a hard pot may outrank a sitter at the other ball, which the
+        # refinement's smoothing and the noise of stage 3 then find to be the surer
+        chosen: list[_Scored] = []
+        seen: set[tuple[int, int]] = set()
+        for item in ranked:
+            if len(chosen) < size and (item.place, item.tag % 10) not in seen:
+                seen.add((item.place, item.tag % 10))
+                chosen.append(item)
+        chosen += [item for item in ranked if item not in chosen][: size - len(chosen)]
+        return sorted(chosen, key=lambda x: -x.value)
 
     def _refine(
         self,
@@ -518,12 +530,24 @@ class Searcher:
             )
         # fair strokes first (see _fair_from_hand), then by value
         refined.sort(key=lambda c: (not c.fair_from_hand, -c.value))
+        # one finalist per kind of stroke (placement and scoring parts) first, so that a
+        # surer stroke of another kind is weighed under noise too; then the next best
+        size = budget.finalists if limit is None else limit
         finalists: list[_Finalist] = []
-        for cand in refined:
-            if not any(c.place == cand.place and _close(c.strike, cand.strike) for c in finalists):
-                finalists.append(cand)
-            if len(finalists) >= (budget.finalists if limit is None else limit):
-                break
+        kinds: set[tuple[int, tuple[ScoreKind, ...]]] = set()
+        for first_pass in (True, False):
+            for cand in refined:
+                if len(finalists) >= size:
+                    break
+                kind = (cand.place, cand.scores)
+                if first_pass and kind in kinds:
+                    continue
+                if not any(
+                    c.place == cand.place and _close(c.strike, cand.strike) for c in finalists
+                ):
+                    finalists.append(cand)
+                    kinds.add(kind)
+        finalists.sort(key=lambda c: (not c.fair_from_hand, -c.value))
         return finalists
 
     def _choose(
