@@ -381,8 +381,51 @@ UI: dict[str, dict[Lang, str]] = {
         "Нечего возвращать: у этого игрока нет удара, который можно взять назад.",
         "Nothing to take back: this player has no stroke to take back.",
     ),
-    "error.impossible": _t(
-        "Такого удара не может быть: {reason}", "No stroke can do that: {reason}"
+    "error.impossible": _t("Такого удара быть не может: {why}", "No stroke can do that: {why}"),
+    "error.no_game": _t("Партии «{id}» нет.", "There is no game “{id}”."),
+    "error.no_token": _t(
+        "Для изменений нужен секрет партии.", "Changing this game needs its secret."
+    ),
+    "error.bad_token": _t("Это не секрет этой партии.", "This is not the game's secret."),
+    "error.no_secret": _t(
+        "Нужен секрет партии или секрет игрока.", "This needs the game's or a player's secret."
+    ),
+    "error.bad_secret": _t(
+        "Это не секрет игрока этой партии.", "This is not a player's secret of this game."
+    ),
+    "error.no_undo": _t(
+        "Отменять нечего: в партии ещё нет ударов.", "Nothing to undo: the game has no strokes."
+    ),
+    "error.played": _t(
+        "Эта партия играется на столе: удары вводятся на странице игры, а не маркёром.",
+        "This game is played on the simulated table: strokes come from the play page, not "
+        "from the marker.",
+    ),
+    "error.not_played": _t(
+        "Эта партия ведётся маркёром, а не играется на смоделированном столе.",
+        "This game is marked, not played on the simulated table.",
+    ),
+    "error.not_two_players": _t(
+        "Против компьютера играют на одном устройстве.",
+        "A game against the computer is played on one device.",
+    ),
+    "error.bad_stroke": _t(
+        "Этот удар сыграть нельзя (например, биток поставлен вне сектора «D» или на шар).",
+        "This stroke cannot be played (e.g. the cue ball placed outside the D or on a ball).",
+    ),
+    "error.no_choice": _t("Сейчас выбирать нечего.", "There is no choice to make now."),
+    "error.no_line": _t(
+        "В партии нет такого сыгранного удара.", "The game has no such played stroke."
+    ),
+    "error.bad_input": _t("Неверные данные запроса.", "The request's data are not valid."),
+    "error.invalid": _t("Неверный запрос: {detail}", "Invalid request: {detail}"),
+    "error.length_required": _t(
+        "Запрос без длины (Content-Length) не принимается; не больше {max} байт.",
+        "The request needs its length (Content-Length); at most {max} bytes.",
+    ),
+    "error.too_large": _t(
+        "Слишком большой запрос: не больше {max} байт.",
+        "The request is too large: at most {max} bytes.",
     ),
     "error.broken": _t(
         "Запись партии не удаётся воспроизвести.", "The game's record cannot be replayed."

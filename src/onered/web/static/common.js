@@ -741,10 +741,13 @@ export function drawPosition(table, view) {
 export function errorText(error) {
   const code = error && error.code;
   if (code && I.bundle && I.bundle.ui[`error.${code}`]) {
+    const raw = (error && error.params) || {};
     const params = {};
-    for (const [k, v] of Object.entries((error && error.params) || {})) {
+    for (const [k, v] of Object.entries(raw)) {
       params[k] = typeof v === "string" && I.bundle.balls[v] ? ballName(v) : v;
     }
+    // {why}: a reason of the rules (onered.rules.possible) said from its own catalogue
+    if (raw.reason) params.why = reasonText(raw);
     return t(`error.${code}`, params);
   }
   return String((error && error.message) || error);
