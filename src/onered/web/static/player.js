@@ -28,13 +28,9 @@ function render() {
     gameChart({ values: view.games.map((g) => g.top_break), labels, title: t("player.plot.break"), xLabel, kind: "bar" }),
     gameChart({ values: view.games.map((g) => g.fouls), labels, title: t("player.plot.fouls"), xLabel, kind: "bar", colour: "#b3261e" }),
   );
-  $("breaks").replaceChildren(
-    el("thead", {}, el("tr", {}, el("th", { class: "num", text: t("common.break") }), el("th", { text: t("player.col.opponent") }), el("th", { text: t("player.col.date") }))),
-    el("tbody", {}, ...view.top_breaks.map((b) => el("tr", {},
-      el("td", { class: "num", text: String(b.points) }),
-      el("td", {}, el("a", { href: `/games/${b.game}`, text: b.opponent })),
-      el("td", { class: "small muted", text: fmtTime(b.created) })))),
-  );
+  $("breaks").replaceChildren(...view.top_breaks.map((b) => el("a", {
+    class: "break", href: `/games/${b.game}`, text: String(b.points), title: `${b.opponent} · ${fmtTime(b.created)}`,
+  })));
   const head = el("thead", {}, el("tr", {},
     el("th", { text: t("player.col.date") }), el("th", { text: t("player.col.opponent") }),
     el("th", { class: "num", text: t("common.score") }), el("th", { text: t("player.col.result") }),

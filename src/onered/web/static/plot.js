@@ -26,9 +26,9 @@ export function niceStep(max) {
  * under the axis. Returns a <figure>.
  */
 export function gameChart({ values, labels, title, xLabel, kind = "line", colour = "#17733e", decimals = 0 }) {
-  const W = 560;
-  const H = 220;
-  const L = 44;
+  const W = 420;
+  const H = 200;
+  const L = 40;
   const R = 12;
   const T = 12;
   const B = 34;
