@@ -1,7 +1,7 @@
 """Environment steps per second on one core: onered/SnookerOneRed-v0 against the random
 opponent (goal: >= 5,000 steps/s), against each AI level, and the vector form.
 
-A step is one decision of the agent (a random action of the action space, seeded) and
+A step is one decision of the agent (a random action, uniform in the box, seeded) and
 the opponent's visit that follows: about two strokes, each simulated, read by the bridge
 and judged by the referee. The baseline, measured in the same run, is the game loop
 itself: ``onered.game.Game.play`` strokes per second with the same random player's
@@ -87,13 +87,13 @@ def env_rate(name: str, opponent: str, seconds: float, seed: int, batch: int) ->
     """Steps/s of ``gym.make(ENV_ID, opponent=...)`` with random actions."""
     env = gym.make(ENV_ID, opponent=opponent)
     env.reset(seed=seed)
-    env.action_space.seed(seed)
+    rng = np.random.default_rng(seed)
     strokes = 0
 
     def work() -> int:
         nonlocal strokes
-        for _ in range(batch):
-            _, _, terminated, truncated, _ = env.step(env.action_space.sample())
+        for action in rng.uniform(-1, 1, size=(batch, 8)).astype(np.float32):
+            _, _, terminated, truncated, _ = env.step(action)
             if terminated or truncated:
                 strokes += env.unwrapped.frame.strokes  # type: ignore[attr-defined]
                 env.reset()

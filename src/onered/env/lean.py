@@ -21,6 +21,7 @@ differ from its path only within 1e-6 m of the line.
 from __future__ import annotations
 
 from collections.abc import Mapping
+
 from onered import bridge, rules
 from onered.game.fouls import bad_from_hand_compact
 from onered.game.loop import BALL_ORDER, Game, placement_point, placement_problem, settle

@@ -183,16 +183,21 @@ def read_action(action: object, *, clip: bool = True) -> Decision:
     Raises :class:`ActionError` naming the component for a non-finite value, for a value
     outside [-1, 1] when ``clip`` is false, or for a vector of the wrong shape.
     """
-    try:
-        values = np.asarray(action, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ActionError(f"action: expected {len(ACTION_NAMES)} numbers, got {action!r}") from None
-    if values.shape != (len(ACTION_NAMES),):
-        raise ActionError(
-            f"action: expected shape ({len(ACTION_NAMES)},) "
-            f"({', '.join(ACTION_NAMES)}), got shape {values.shape}"
-        )
-    items = values.tolist()
+    if isinstance(action, np.ndarray) and action.shape == _SHAPE and action.dtype.kind == "f":
+        items = action.tolist()  # the common case: the space's own float array
+    else:
+        try:
+            values = np.asarray(action, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise ActionError(
+                f"action: expected {len(ACTION_NAMES)} numbers, got {action!r}"
+            ) from None
+        if values.shape != _SHAPE:
+            raise ActionError(
+                f"action: expected shape ({len(ACTION_NAMES)},) "
+                f"({', '.join(ACTION_NAMES)}), got shape {values.shape}"
+            )
+        items = values.tolist()
     for k, v in enumerate(items):
         if -1.0 <= v <= 1.0:
             continue
@@ -227,6 +232,7 @@ def encode_action(
     return np.clip(np.array(out, dtype=np.float32), -1.0, 1.0)
 
 
+_SHAPE = (len(ACTION_NAMES),)
 _LOW: tuple[float, ...] = tuple(float(v) for v in PHYSICAL_LOW)
 _HALF: tuple[float, ...] = tuple(
     (float(h) - float(lo)) / 2 for lo, h in zip(PHYSICAL_LOW, PHYSICAL_HIGH, strict=True)
