@@ -102,3 +102,19 @@ def test_bad_input_is_named_without_a_traceback(
     err = capsys.readouterr().err
     assert message in err
     assert "Traceback" not in err
+
+
+def test_advise_from_a_written_position(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from onered.coach.position import position_from_json
+    from onered.rules import position as written
+
+    text = written.write(position_from_json(POSITION).state)
+    path = tmp_path / "pos.txt"
+    path.write_text(text + "\n", encoding="utf-8")
+    assert main(["advise", str(path), *QUICK, "--json", "--count", "2"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["cue_ball"] == "white"
+    assert len(data["suggestions"]) == 2
+    path.write_text("R0.889,3.245 Q 0:0\n", encoding="utf-8")
+    assert main(["advise", str(path), *QUICK]) == 2
+    assert "position: expected 13 fields" in capsys.readouterr().err

@@ -32,18 +32,19 @@ def positions(draw: st.DrawFn) -> dict[str, Any]:
     to_play = draw(st.sampled_from(["white", "yellow"]))
     score = [draw(st.integers(0, 99)), draw(st.integers(0, 99))]
     striker = 0 if to_play == "white" else 1
+    brk = draw(st.integers(0, score[striker]))
+    kind = draw(st.sampled_from(["cannons", "hazards"]))
+    run = draw(st.integers(0, min(75 if kind == "cannons" else 15, brk // 2)))
+    red_run = draw(st.integers(0, min(run, brk - 2 * run))) if kind == "hazards" else 0
+    counters = {"cannons": 0, "hazards": 0, "red_run": red_run, kind: run}
     return {
         "balls": balls,
         "to_play": to_play,
         "score": score,
-        "break": draw(st.integers(0, score[striker])),
+        "break": brk,
         "target": 100,
-        "counters": {
-            "cannons": draw(st.integers(0, 75)),
-            "hazards": draw(st.integers(0, 15)),
-            "red_run": draw(st.integers(0, 2)),
-        },
-        "baulk_crossed": draw(st.booleans()),
+        "counters": counters,
+        "baulk_crossed": brk % 100 >= 80 and draw(st.booleans()),
         "players": ["Ivanov", "Petrov"],
     }
 
@@ -78,6 +79,11 @@ def test_the_striker_without_his_ball_plays_from_hand() -> None:
         ({"balls": {"red": [1, 2]}, "counters": {"hazards": 16}}, "counters.hazards"),
         ({"balls": {"red": [1, 2]}, "counters": {"x": 1}}, "counters: expected"),
         ({"balls": {"red": [1, 2]}, "baulk_crossed": 1}, "baulk_crossed: expected true"),
+        ({"balls": {"red": [1, 2]}, "baulk_crossed": True}, "not in the 80-99 window"),
+        (
+            {"balls": {"red": [1, 2]}, "score": [9, 0], "break": 4, "counters": {"hazards": 3}},
+            "position: counters: 0 cannons, 3 hazards",
+        ),
         ({"balls": {"red": [1, 2]}, "players": ["A", "A"]}, "players: expected two different"),
     ],
 )

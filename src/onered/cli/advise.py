@@ -76,12 +76,8 @@ def _position_from_file(name: str) -> Position:
             return position_from_json(obj)
         except AdviceError as exc:
             raise _InputError(f"{name}: {exc}") from None
-    try:
-        from onered.rules import position as written  # type: ignore[attr-defined]
-    except ImportError:
-        raise _InputError(
-            f"{name}: not JSON, and this version cannot read written positions"
-        ) from None
+    from onered.rules import position as written
+
     try:
         state = written.read(text)
     except ValueError as exc:

@@ -13,6 +13,8 @@ Only ``balls`` is required. The striker's ball absent from ``balls`` is in hand 
 from the D); the opponent's ball absent is off the table (potted, or before his first
 visit). ``baulk_crossed``: the baulk-line crossing of this hundred of the break is already
 made (2.13). The red's spot (for the spotting run, decision 5) is the spot it stands on.
+The state is checked as a written position is (``onered.rules.position.check``): one the
+referee could be in.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from onered.game.model import Position
 from onered.protocol.json_fields import ProtocolError
 from onered.protocol.referee import RefereeSession
 from onered.rules import Ball, Counters, GameState, Match, RulesError
+from onered.rules import position as written
 from onered.rules.model import CANNON_LIMIT, HAZARD_LIMIT
 from onered.rules.referee import RED_ON_SPOT_TOLERANCE, RED_SPOTS
 from onered.table import Point
@@ -125,6 +128,10 @@ def position_from_json(obj: Any) -> Position:
     crossed = obj.get("baulk_crossed", False)
     if not isinstance(crossed, bool):
         raise AdviceError(f"baulk_crossed: expected true or false, got {_show(crossed)}")
+    if crossed and brk % 100 < 80:
+        raise AdviceError(
+            f"baulk_crossed: true, but the break {brk} is not in the 80-99 window of a hundred"
+        )
     players_raw = obj.get("players", list(DEFAULT_PLAYERS))
     if (
         not isinstance(players_raw, list | tuple)
@@ -147,6 +154,10 @@ def position_from_json(obj: Any) -> Position:
         red_spot=_red_spot(red),
         baulk_met=brk // 100 if crossed else brk // 100 - 1,
     )
+    try:
+        written.check(state)  # a state the referee could be in (onered.rules.position)
+    except written.PositionError as exc:
+        raise AdviceError(f"position: {exc}") from None
     return Position(balls=dict(balls), state=state)
 
 
@@ -170,7 +181,7 @@ def position_json(state: GameState) -> dict[str, Any]:
             "hazards": state.counters.hazards,
             "red_run": state.counters.red_run,
         },
-        "baulk_crossed": state.baulk_met >= brk // 100,
+        "baulk_crossed": brk % 100 >= 80 and state.baulk_met >= brk // 100,
         "players": [state.match.players[i] for i in order],
     }
 
