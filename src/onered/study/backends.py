@@ -125,6 +125,7 @@ class RayBackend:
                     ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
                 else:
                     ray.init(
+                        address="local",  # a new Ray of its own, never a cluster found here
                         num_cpus=jobs,
                         include_dashboard=False,
                         logging_level=logging.ERROR,

@@ -1,0 +1,233 @@
+"""Studies on several workers: speed-up of local processes, Ray against local processes,
+and a two-node Ray cluster on this machine.
+
+One games study (``--games`` games of ``--p1`` against ``--p2`` to ``--target``) is run
+
+1. on one local worker process, then on two (target: two workers >= 1.8x one);
+2. on a local Ray with two CPUs (target: within 15 % of two local processes), timed with
+   Ray's start-up and, separately, on a Ray already running;
+3. on a two-node Ray cluster started here (``ray start --head`` and ``ray start --address``,
+   one CPU each, in their own process groups), joined with ``--address``: the tasks table
+   must show both nodes, and the results must equal the local ones row for row.
+
+Every run writes to a fresh folder; the results of all runs are compared. The cluster is
+stopped at the end whatever happens, by terminating the process groups of the two
+``ray start --block`` commands this script started (``ray stop`` would also stop any other
+Ray on the machine). The machine's load (1-minute average) is printed beside every timing:
+with other work on the cores, ratios are distorted.
+
+    python benchmarks/bench_study.py [--games 16] [--target 30] [--no-cluster] [--out FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from onered.study import GamesSpec, StudyResult, run_study
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def load() -> float:
+    return round(os.getloadavg()[0], 2)
+
+
+def timed(label: str, run: Callable[[], StudyResult]) -> tuple[float, StudyResult, float]:
+    before = load()
+    t0 = time.perf_counter()
+    result = run()
+    seconds = time.perf_counter() - t0
+    print(f"{label:<38} {seconds:7.2f} s   (load {before} -> {load()})", file=sys.stderr)
+    return seconds, result, before
+
+
+def same(a: StudyResult, b: StudyResult) -> bool:
+    try:
+        for name in ("games", "strokes"):
+            pd.testing.assert_frame_equal(a.tables[name], b.tables[name])
+    except AssertionError:
+        return False
+    return True
+
+
+class Cluster:
+    """A head and a second node on this machine, one CPU each, in their own process groups."""
+
+    def __init__(self, root: Path) -> None:
+        self.port = free_port()
+        self.address = f"127.0.0.1:{self.port}"
+        self.root = root
+        self.processes: list[subprocess.Popen[bytes]] = []
+
+    def _start(self, *args: str, name: str) -> None:
+        ray = str(Path(sys.executable).parent / "ray")
+        log = open(self.root / f"{name}.log", "wb")  # noqa: SIM115 - closed with the process
+        process = subprocess.Popen(
+            [ray, "start", "--block", "--num-cpus", "1", "--disable-usage-stats", *args],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        self.processes.append(process)
+
+    def start(self) -> None:
+        self._start(
+            "--head",
+            "--port",
+            str(self.port),
+            "--include-dashboard=false",
+            "--ray-client-server-port",
+            str(free_port()),
+            "--dashboard-agent-listen-port",
+            str(free_port()),
+            "--temp-dir",
+            str(self.root / "ray"),
+            name="head",
+        )
+        self._wait_nodes(1)
+        self._start(
+            "--address",
+            self.address,
+            "--dashboard-agent-listen-port",
+            str(free_port()),
+            name="node2",
+        )
+        self._wait_nodes(2)
+
+    def _wait_nodes(self, n: int) -> None:
+        import ray
+
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            for p in self.processes:
+                if p.poll() is not None:
+                    raise RuntimeError(f"ray start ended ({p.returncode}); see {self.root}/*.log")
+            try:
+                ray.init(address=self.address, logging_level="ERROR", log_to_driver=False)
+                alive = sum(1 for node in ray.nodes() if node["Alive"])
+                ray.shutdown()
+                if alive >= n:
+                    return
+            except (ConnectionError, RuntimeError):
+                pass
+            time.sleep(1.0)
+        raise RuntimeError(f"the cluster did not reach {n} nodes in 120 s")
+
+    def stop(self) -> None:
+        """Terminate the process groups this cluster started (and nothing else)."""
+        for p in reversed(self.processes):
+            try:
+                os.killpg(p.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                continue
+        for p in reversed(self.processes):
+            try:
+                p.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(p.pid, signal.SIGKILL)
+                p.wait()
+            for _ in range(100):  # children of the group (raylet, workers) gone too
+                try:
+                    os.killpg(p.pid, 0)
+                except ProcessLookupError:
+                    break
+                time.sleep(0.1)
+            else:
+                os.killpg(p.pid, signal.SIGKILL)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=16)
+    parser.add_argument("--target", type=int, default=30)
+    parser.add_argument("--p1", default="ai:amateur")
+    parser.add_argument("--p2", default="ai:beginner")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-cluster", action="store_true", help="skip the two-node cluster")
+    parser.add_argument("--out", metavar="FILE", help="also write the figures as JSON here")
+    args = parser.parse_args(argv)
+    spec = GamesSpec(p1=args.p1, p2=args.p2, games=args.games, target=args.target, seed=args.seed)
+    figures: dict[str, Any] = {
+        "study": f"{args.games} games {args.p1} v {args.p2} to {args.target}",
+        "cpus": os.cpu_count(),
+        "load_at_start": load(),
+    }
+    with tempfile.TemporaryDirectory(prefix="bench-study-") as tmp:
+        root = Path(tmp)
+
+        def study(name: str, **options: Any) -> Callable[[], StudyResult]:
+            return lambda: run_study(spec, root / name, report=False, **options)
+
+        t1, one, l1 = timed("local, 1 worker", study("jobs1", jobs=1))
+        t2, two, l2 = timed("local, 2 workers", study("jobs2", jobs=2))
+        figures["local_1_worker_s"] = round(t1, 2)
+        figures["local_2_workers_s"] = round(t2, 2)
+        figures["speedup_2_workers"] = round(t1 / t2, 3)
+        figures["load_during_local"] = [l1, l2]
+        figures["identical_1_2"] = same(one, two)
+
+        tr, ray_result, lr = timed(
+            "ray local, 2 CPUs (with start-up)", study("ray", backend="ray", jobs=2)
+        )
+        import ray
+
+        ray.init(address="local", num_cpus=2, include_dashboard=False, logging_level="ERROR")
+        try:
+            warm = ray.get([ray.remote(lambda: 0).remote() for _ in range(2)])  # workers up
+            del warm
+            tw, ray_warm, lw = timed(
+                "ray local, 2 CPUs (running)", study("ray-warm", backend="ray")
+            )
+        finally:
+            ray.shutdown()
+        figures["ray_2_cpus_s"] = round(tr, 2)
+        figures["ray_2_cpus_running_s"] = round(tw, 2)
+        figures["ray_over_local"] = round(tr / t2, 3)
+        figures["ray_running_over_local"] = round(tw / t2, 3)
+        figures["load_during_ray"] = [lr, lw]
+        figures["identical_ray"] = same(one, ray_result) and same(one, ray_warm)
+
+        if not args.no_cluster:
+            cluster = Cluster(root)
+            try:
+                cluster.start()
+                tc, clustered, lc = timed(
+                    "ray cluster, 2 nodes x 1 CPU",
+                    study("cluster", backend="ray", address=cluster.address),
+                )
+            finally:
+                cluster.stop()
+            nodes = clustered.tasks.groupby("node")["task"].apply(list).to_dict()
+            figures["cluster_s"] = round(tc, 2)
+            figures["cluster_load"] = lc
+            figures["cluster_nodes"] = len(nodes)
+            figures["cluster_tasks_per_node"] = {k[:12]: v for k, v in nodes.items()}
+            figures["identical_cluster"] = same(one, clustered)
+    figures["load_at_end"] = load()
+    text = json.dumps(figures, indent=2)
+    print(text)
+    if args.out:
+        Path(args.out).write_text(text + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
