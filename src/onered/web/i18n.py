@@ -461,8 +461,8 @@ UI: dict[str, dict[Lang, str]] = {
     "coach.suggestions": _t("Лучшие удары", "Best strokes"),
     "coach.none": _t("Ни одного удара не найдено.", "No stroke found."),
     "coach.meta": _t(
-        "Уровень {level}: {n} розыгрышей каждого удара с разбросом игрока; {ms} мс.",
-        "Level {level}: each stroke played {n} times with the player's spread; {ms} ms.",
+        "Уровень «{level}»: {n} розыгрышей каждого удара с разбросом игрока; {ms} мс.",
+        "Level “{level}”: each stroke played {n} times with the player’s spread; {ms} ms.",
     ),
     "coach.from_game": _t("Позиция перед ударом {stroke}.", "The position before stroke {stroke}."),
     "coach.place_missing": _t(
