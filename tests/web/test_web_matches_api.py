@@ -3,6 +3,7 @@ secret; matches (best of N, handicap, who breaks, the clock) and a player's figu
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
@@ -253,3 +254,16 @@ def test_a_players_figures_game_by_game(api: Api) -> None:
     assert petrov["totals"]["fouls"] == {"push": 1}
     assert api.get("/api/players/Nobody").status == 404
     assert api.get(f"/players/{P1}").status == 200
+
+
+def test_a_handicap_game_exports_and_reimports_with_its_handicap(api: Api) -> None:
+    made = new_match(api, handicap=[0, 4], target=20)
+    game = made["game"]
+    pot_reds(api, game["id"], game["token"], 2)
+    exported = api.get(f"/api/games/{game['id']}/export.jsonl").text
+    assert json.loads(exported.splitlines()[0])["handicap"] == [0, 4]
+    again = api.post("/api/import", content=exported)
+    assert again.status == 201, again.text
+    assert again.body["game"]["state"]["score"] == [6, 4]
+    record = api.get(f"/api/games/{game['id']}/record.jsonl").text
+    assert json.loads(record.splitlines()[0])["handicap"] == [0, 4]

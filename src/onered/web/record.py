@@ -17,7 +17,7 @@ from enum import Enum
 
 from onered import rules
 from onered.protocol.json_fields import ProtocolError, loads_object, show
-from onered.protocol.referee import RefereeSession, verdict_json
+from onered.protocol.referee import RefereeSession, match_json, verdict_json
 from onered.rules import Ball, GameState, Match, RulesError, Verdict
 from onered.web.pad import pad_json
 
@@ -43,7 +43,7 @@ STROKE_FIELDS = frozenset(
     }
 )
 CHOICE_FIELDS = frozenset({"type", "option"})
-MATCH_FIELDS = frozenset({"type", "target", "players", "balls"})
+MATCH_FIELDS = frozenset({"type", "target", "players", "balls", "handicap"})
 #: Limits on what is accepted: one line's size, and a whole game's lines.
 MAX_LINE_CHARS = 1_000_000
 MAX_LINES = 100_000
@@ -180,13 +180,8 @@ def extend(game: Game, obj: Mapping[str, object]) -> Game:
 
 
 def match_line(match: Match) -> dict[str, object]:
-    """The ``match`` line of a match."""
-    return {
-        "type": "match",
-        "target": match.target,
-        "players": list(match.players),
-        "balls": [b.value for b in match.balls],
-    }
+    """The ``match`` line of a match (the protocol's one writer, with a handicap if any)."""
+    return match_json(match)
 
 
 def clean_line(obj: Mapping[str, object]) -> dict[str, object]:
@@ -314,7 +309,7 @@ def summary_json(game: Game) -> dict[str, object]:
 
 #: The referee protocol's input fields of each line kind: what the JSON Lines export keeps.
 PROTOCOL_FIELDS: Mapping[LineKind, frozenset[str]] = {
-    LineKind.MATCH: frozenset({"type", "target", "players", "balls"}),
+    LineKind.MATCH: MATCH_FIELDS,
     LineKind.STROKE: STROKE_FIELDS,
     LineKind.CHOICE: CHOICE_FIELDS,
 }
