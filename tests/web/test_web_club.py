@@ -9,7 +9,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from web_support import P1, P2, Api
+
+from onered.protocol.json_fields import ProtocolError
+from onered.protocol.referee import parse_stroke
+from onered.rules import InvalidStrokeError, Match, judge, start
+from onered.rules import choose as rules_choose
+from onered.web import marking
+from onered.web.pad import impossible
 
 STRIKE = {"speed": 2.2, "aim": 88.5, "side": 0.0, "height": 0.2, "elevation": 0.0}
 PLACED = [0.95, 0.65]
@@ -56,11 +65,21 @@ def test_the_marker_is_refused_what_the_pad_says_is_impossible(club: Api) -> Non
 
 def test_the_aim_check_warns_of_a_ball_in_baulk_struck_straight_from_hand(club: Api) -> None:
     game, token = club.new_mark()
-    # Ivanov pots the red from hand: it is spotted on the billiards spot (out of baulk).
-    assert club.get(f"/api/games/{game}/aim?x=0.889&y=0.737&aim=90").body == {
-        "first": "red",
-        "warning": None,
+    # Ivanov's opening stroke ends with his white in baulk (a line with the positions).
+    line = {
+        "type": "stroke",
+        "first_hit": "red",
+        "positions": {"white": [0.9, 0.40], "red": [0.889, 3.245]},
     }
+    r = club.post(f"/api/games/{game}/lines", json={"line": line}, token=token)
+    assert r.status == 200, r.text
+    assert r.body["game"]["state"]["possible"]["in_baulk"] == ["white"]
+    # Petrov, from hand at the D's centre: straight down at the white is warned of …
+    r = club.get(f"/api/games/{game}/aim?x=0.889&y=0.737&aim=-88")
+    assert r.body == {"first": "white", "warning": {"reason": "ball_in_baulk", "ball": "white"}}
+    # … up the table at the red is not.
+    r = club.get(f"/api/games/{game}/aim?x=0.889&y=0.737&aim=90")
+    assert r.body == {"first": "red", "warning": None}
     r = club.get(f"/api/games/{game}/aim?x=0.889&y=0.737&aim=nan")
     assert r.status == 422
 
@@ -105,9 +124,7 @@ def test_take_back_against_the_computer_drops_the_persons_stroke_and_the_compute
     club: Api,
 ) -> None:
     game, token = new_play(club, opponent="ai", strength="beginner")
-    r = club.post(
-        f"/api/games/{game}/play", json={"strike": STRIKE, "placed": PLACED}, token=token
-    )
+    r = club.post(f"/api/games/{game}/play", json={"strike": STRIKE, "placed": PLACED}, token=token)
     assert r.status == 200, r.text
     while club.game(game)["state"]["to_play"] != P1:
         r = club.post(f"/api/games/{game}/ai", json={}, token=token)
@@ -129,7 +146,8 @@ def test_take_back_with_seats_is_asked_and_agreed(club: Api) -> None:
     assert r.status == 200, r.text
     # asking is not doing
     r = seat_post(club, game, "takeback", mine, {})
-    assert r.status == 200 and r.body["requested"] is True
+    assert r.status == 200
+    assert r.body["requested"] is True
     assert club.get(f"/api/games/{game}/club").body["takeback"] == {"player": 0, "version": 2}
     assert club.game(game)["state"]["version"] == 2
     # the asker cannot agree with himself
@@ -138,7 +156,8 @@ def test_take_back_with_seats_is_asked_and_agreed(club: Api) -> None:
     # refused: nothing changes, the request is gone
     seat_post(club, game, "takeback", mine, {})
     r = seat_post(club, game, "takeback/answer", theirs, {"agree": False})
-    assert r.status == 200 and r.body["taken"] == 0
+    assert r.status == 200
+    assert r.body["taken"] == 0
     assert club.get(f"/api/games/{game}/club").body["takeback"] is None
     # agreed: the stroke is taken back
     seat_post(club, game, "takeback", mine, {})
@@ -156,3 +175,48 @@ def test_the_board_page_is_served_for_a_game_and_refused_for_none(club: Api) -> 
     r = club.get("/board/nosuchgame")
     assert r.status == 404
     assert r.body["code"] == "no_game"
+
+
+# --- the pad and the referee agree (a seam: what the pad offers, the referee accepts) --------
+
+MARKS = st.builds(
+    marking.Mark,
+    parts=st.frozensets(st.sampled_from(list(marking.Part)), max_size=2),
+    first_hit=st.none() | st.sampled_from(list(marking.Hit)),
+    off_table=st.frozensets(st.sampled_from(list(marking.Role)), max_size=1),
+)
+
+
+def _judge_mark(state: Any, mark: marking.Mark) -> Any:
+    line = marking.compose(state, mark)
+    return judge(state, parse_stroke(line))
+
+
+@settings(max_examples=300, deadline=None)
+@given(history=st.lists(MARKS, max_size=12), mark=MARKS)
+def test_what_the_pad_forbids_the_referee_refuses_and_what_it_allows_it_judges(
+    history: list[marking.Mark], mark: marking.Mark
+) -> None:
+    state = start(Match(target=1000, players=(P1, P2)))
+    for earlier in history:
+        try:
+            state, verdict = _judge_mark(state, earlier)
+        except (marking.MarkError, InvalidStrokeError, ProtocolError):
+            continue
+        if state.choice_pending:
+            state, _ = rules_choose(state, verdict.options[0])
+    contradictory = (
+        marking.Part.IN_OFF_OPPONENT in mark.parts and mark.first_hit is marking.Hit.RED
+    ) or (marking.Part.IN_OFF_RED in mark.parts and mark.first_hit is marking.Hit.OPPONENT)
+    if contradictory and marking.Part.CANNON not in mark.parts:
+        return  # the composer takes the first hit's word for the in-off's ball
+    why = impossible(state, mark)
+    try:
+        marking.compose(state, mark)
+    except marking.MarkError:
+        return  # taps no stroke can combine: the composer's own refusal
+    if why is not None:
+        with pytest.raises(InvalidStrokeError):
+            _judge_mark(state, mark)
+    else:
+        _judge_mark(state, mark)

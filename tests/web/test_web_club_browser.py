@@ -42,7 +42,9 @@ SPEECH_STUB = """
 (() => {
   const said = [];
   const Utterance = class { constructor(text) { this.text = text; } };
-  Object.defineProperty(window, "SpeechSynthesisUtterance", { value: Utterance, configurable: true });
+  const define = (name, value) =>
+    Object.defineProperty(window, name, { value, configurable: true });
+  define("SpeechSynthesisUtterance", Utterance);
   const synth = {
     speak(u) {
       said.push({ text: u.text, lang: u.lang, voice: u.voice ? u.voice.name : null });
@@ -53,7 +55,7 @@ SPEECH_STUB = """
       return [{ name: "Milena", lang: "ru-RU" }, { name: "Daniel", lang: "en-GB" }];
     },
   };
-  Object.defineProperty(window, "speechSynthesis", { value: synth, configurable: true });
+  define("speechSynthesis", synth);
   localStorage.setItem("onered.speech", "on");
 })();
 """

@@ -61,8 +61,11 @@ def test_every_server_error_code_has_a_catalogue_entry() -> None:
 @pytest.mark.parametrize("lang", list(Lang))
 def test_every_reason_and_level_is_named(lang: Lang) -> None:
     bundle = i18n.bundle(lang)
-    assert set(bundle["reasons"]) == {r.value for r in Reason}  # type: ignore[arg-type]
-    assert set(bundle["ai_levels"]) == {s.value for s in Strength}  # type: ignore[arg-type]
+    reasons, levels = bundle["reasons"], bundle["ai_levels"]
+    assert isinstance(reasons, dict)
+    assert isinstance(levels, dict)
+    assert set(reasons) == {r.value for r in Reason}
+    assert set(levels) == {s.value for s in Strength}
 
 
 def test_a_reason_names_its_ball_in_both_languages() -> None:

@@ -9,10 +9,13 @@ pages show each ``why`` from their catalogue (``reason.<code>``), never decide i
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+
 from onered.rules import GameState, ScoreKind
 from onered.rules.model import IN_OFF_OF, POT_OF, Ball
 from onered.rules.possible import Reason, Why, balls_in_baulk, possible
-from onered.web.marking import Hit, Part, Role
+from onered.web.marking import Hit, Mark, Part, Role
 
 
 def why_json(why: Why | None) -> dict[str, str] | None:
@@ -25,50 +28,88 @@ def why_json(why: Why | None) -> dict[str, str] | None:
     return out
 
 
-def pad_json(state: GameState) -> dict[str, object]:
-    """``stroke``: why no stroke can be marked (``null``: one can); ``parts``, ``first_hit``
-    and ``off_table``: each tap of the pad with why it is impossible now (``null``: it is
-    possible); ``in_baulk``: the balls whose centre is in baulk."""
+@dataclass(frozen=True, slots=True)
+class Pad:
+    """Each tap of the marker's pad with why it is impossible now (``None``: possible)."""
+
+    stroke: Why | None
+    parts: Mapping[Part, Why | None]
+    first_hit: Mapping[Hit, Why | None]
+    off_table: Mapping[Role, Why | None]
+
+
+def pad(state: GameState) -> Pad:
+    """The pad for the player to play, from :func:`onered.rules.possible.possible`."""
     p = possible(state)
-    in_baulk = [b.value for b in balls_in_baulk(state)]
     if p.striker is None:
-        over = why_json(p.stroke)
-        return {
-            "stroke": over,
-            "parts": {part.value: over for part in Part},
-            "first_hit": {hit.value: over for hit in Hit},
-            "off_table": {role.value: over for role in Role},
-            "in_baulk": in_baulk,
-        }
+        over = p.stroke
+        return Pad(
+            stroke=over,
+            parts=dict.fromkeys(Part, over),
+            first_hit=dict.fromkeys(Hit, over),
+            off_table=dict.fromkeys(Role, over),
+        )
     opponent = state.match.balls[1 - p.striker]
     scores = p.scores
     hits = p.first_hit
     object_balls = (opponent, Ball.RED)
     # "No score" says an object ball was hit: one must be on the table.
     no_object = None if any(hits[b] is None for b in object_balls) else Why(Reason.NO_OBJECT_BALL)
-    parts: dict[Part, Why | None] = {
-        Part.CANNON: scores[ScoreKind.CANNON],
-        Part.POT_RED: scores[POT_OF[Ball.RED]],
-        Part.POT_OPPONENT: scores[POT_OF[opponent]],
-        Part.IN_OFF_RED: scores[IN_OFF_OF[Ball.RED]],
-        Part.IN_OFF_OPPONENT: scores[IN_OFF_OF[opponent]],
-        Part.NO_SCORE: no_object,
-        Part.MISS: None,
-    }
-    first_hit = {
-        Hit.RED: hits[Ball.RED],
-        Hit.OPPONENT: hits[opponent],
-        Hit.BOTH: scores[ScoreKind.CANNON],
-    }
-    off_table: dict[Role, Why | None] = {
-        Role.RED: hits[Ball.RED],
-        Role.OPPONENT: hits[opponent],
-        Role.OWN: None,  # on the table, or in hand and being played: it can always leave it
-    }
+    return Pad(
+        stroke=None,
+        parts={
+            Part.CANNON: scores[ScoreKind.CANNON],
+            Part.POT_RED: scores[POT_OF[Ball.RED]],
+            Part.POT_OPPONENT: scores[POT_OF[opponent]],
+            Part.IN_OFF_RED: scores[IN_OFF_OF[Ball.RED]],
+            Part.IN_OFF_OPPONENT: scores[IN_OFF_OF[opponent]],
+            Part.NO_SCORE: no_object,
+            Part.MISS: None,
+        },
+        first_hit={
+            Hit.RED: hits[Ball.RED],
+            Hit.OPPONENT: hits[opponent],
+            Hit.BOTH: scores[ScoreKind.CANNON],
+        },
+        off_table={
+            Role.RED: hits[Ball.RED],
+            Role.OPPONENT: hits[opponent],
+            Role.OWN: None,  # on the table, or in hand and being played: it can always leave
+        },
+    )
+
+
+def pad_json(state: GameState) -> dict[str, object]:
+    """``stroke``: why no stroke can be marked (``null``: one can); ``parts``, ``first_hit``
+    and ``off_table``: each tap of the pad with why it is impossible now (``null``: it is
+    possible); ``in_baulk``: the balls whose centre is in baulk."""
+    p = pad(state)
     return {
-        "stroke": None,
-        "parts": {k.value: why_json(v) for k, v in parts.items()},
-        "first_hit": {k.value: why_json(v) for k, v in first_hit.items()},
-        "off_table": {k.value: why_json(v) for k, v in off_table.items()},
-        "in_baulk": in_baulk,
+        "stroke": why_json(p.stroke),
+        "parts": {k.value: why_json(v) for k, v in p.parts.items()},
+        "first_hit": {k.value: why_json(v) for k, v in p.first_hit.items()},
+        "off_table": {k.value: why_json(v) for k, v in p.off_table.items()},
+        "in_baulk": [b.value for b in balls_in_baulk(state)],
     }
+
+
+def impossible(state: GameState, mark: Mark) -> Why | None:
+    """Why the marked stroke cannot have happened now (the first impossible tap), or
+    ``None``. A stroke out of turn is left to the referee (it is judged for the other
+    player); so is a foul before any stroke (it taps nothing of the pad)."""
+    if mark.out_of_turn:
+        return None
+    p = pad(state)
+    if p.stroke is not None:
+        return p.stroke
+    if not mark.struck:
+        return None
+    for part in Part:
+        if part in mark.parts and p.parts[part] is not None:
+            return p.parts[part]
+    if mark.first_hit is not None and p.first_hit[mark.first_hit] is not None:
+        return p.first_hit[mark.first_hit]
+    for role in Role:
+        if role in mark.off_table and p.off_table[role] is not None:
+            return p.off_table[role]
+    return None
