@@ -90,8 +90,9 @@ class Config:
 
 
 class Frame:
-    """One game in an environment: ``seat`` players (names) in the referee's order, the
-    game, and the strokes played. Built by :meth:`start`."""
+    """One game in an environment: the players' names in the referee's order (the first
+    plays first, with the white), the game, the built-in opponent if any, and the strokes
+    played. A game begins with :meth:`start` (or :meth:`start_single`); no lag is played."""
 
     def __init__(self, config: Config) -> None:
         self.config = config
@@ -142,9 +143,6 @@ class Frame:
 
     def to_play(self) -> str:
         return self.names[self.game.state.to_play]
-
-    def score(self, name: str) -> int:
-        return self.game.state.score[self.seat(name)]
 
     def margin(self, name: str) -> int:
         """``name``'s score minus his opponent's."""
