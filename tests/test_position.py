@@ -4,8 +4,10 @@ that names the field (never a traceback)."""
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,10 +15,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from onered import rules
-from onered.protocol.referee import RefereeSession
+from onered.protocol.json_fields import ProtocolError
+from onered.protocol.referee import RefereeSession, position_json
 from onered.rules import Ball, Counters, GameState, Match, RulesError, Spot
 from onered.rules.position import FIELDS, PositionError, check, read, write
-from referee_support import play
+from referee_support import judge, judge_ok, play
 
 SETTINGS = settings(
     max_examples=60,
@@ -183,3 +186,80 @@ def test_check_refuses_states_the_referee_cannot_be_in() -> None:
     touching_red = replace(good, table={**good.table, Ball.RED: Spot.CENTRE.point})
     with pytest.raises(PositionError, match="red stands on the pyramid spot"):
         check(touching_red)
+
+
+@SETTINGS
+@given(data=st.data(), target=st.integers(1, 150), length=st.integers(1, 40))
+def test_a_game_resumed_from_a_position_line_goes_on_as_the_whole_game(
+    data: st.DataObject, target: int, length: int
+) -> None:
+    lines, verdicts = play(data, target, length, with_positions=True)
+    cut = data.draw(st.integers(0, len(lines) - 1))
+    state = states_of(lines[: cut + 1])[-1]
+    resumed = judge_ok([position_json(state), *lines[cut + 1 :]])
+    assert resumed[1:] == verdicts[cut + 1 :]
+    first = resumed[0]
+    assert first["score"] == verdicts[cut]["score"]
+    assert first["next"] == verdicts[cut]["next"]
+    assert first["next_from_d"] == verdicts[cut]["next_from_d"]
+    assert first["options"] == verdicts[cut]["options"]
+    assert first["in_hand"] == verdicts[cut]["in_hand"]
+    assert first["winner"] == verdicts[cut]["winner"]
+    if verdicts[cut]["winner"] is None and not verdicts[cut]["visit_over"]:
+        assert first["counters"] == verdicts[cut]["counters"]
+        assert first["break"] == verdicts[cut]["break"]
+        assert first["baulk_line"]["required"] == verdicts[cut]["baulk_line"]["required"]
+
+
+SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.jsonl"))
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+def test_every_state_of_the_scenarios_reads_back_equal(path: Path) -> None:
+    session = RefereeSession()
+    for text in path.read_text(encoding="utf-8").splitlines():
+        row = json.loads(text)
+        if "in" not in row or not isinstance(row["in"], dict):
+            continue
+        try:
+            session.feed(row["in"])
+        except (ProtocolError, RulesError):
+            break  # an error scenario: the states before it are checked
+        assert session.state is not None
+        assert read(write(session.state)) == session.state
+
+
+def test_a_position_line_answers_with_the_state() -> None:
+    option = 'W0.5,1.2/Y1.1,2.0/R0.7,2.2 Y 10:6 0 0/0/0 - - option 20 1000 0:0 YW ["A","B"]'
+    verdict = judge_ok([{"type": "position", "position": option}])[0]
+    assert verdict["stroke"] == 20
+    assert verdict["next"] == "A"  # YW: A plays the yellow
+    assert verdict["options"] == ["as_they_lie", "from_d"]
+    assert verdict["score"] == {"A": 10, "B": 6}
+    over = OPENING.replace(
+        "R0.889,3.245 W 0:0 0 0/0/0 billiards - play 0 100", "R? Y 3:100 0 0/0/0 - - over 30 100"
+    )
+    judged = judge([{"type": "position", "position": over}, {"type": "stroke", "first_hit": "red"}])
+    assert judged.verdicts[0]["winner"] == "Petrov"
+    assert judged.verdicts[0]["next"] is None
+    assert "line 2: the game is over" in judged.err
+
+
+def test_the_opening_as_a_position_line_is_the_match_lines_verdict_without_placing() -> None:
+    from_match = judge_ok([{"type": "match", "target": 100, "players": ["Ivanov", "Petrov"]}])[0]
+    from_position = judge_ok([{"type": "position", "position": OPENING}])[0]
+    assert from_position == {**from_match, "placements": []}
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ({"type": "position"}, "line 1: position: expected the position's text"),
+        ({"type": "position", "position": 3}, "line 1: position: expected the position's text"),
+        ({"type": "position", "position": "R1,1 W"}, "line 1: position: expected 13 fields"),
+    ],
+)
+def test_a_bad_position_line_is_refused_at_its_line(line: dict[str, Any], message: str) -> None:
+    judged = judge([line])
+    assert judged.status == 2
+    assert message in judged.err

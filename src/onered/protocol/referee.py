@@ -1,4 +1,4 @@
-"""The referee protocol (``shared/spec/referee-protocol.md``): JSON Lines in, verdicts out.
+"""The referee protocol (``docs/referee-protocol.md``): JSON Lines in, verdicts out.
 
 This layer reads and checks JSON, turns it into ``onered.rules`` values, and writes verdicts
 with the calls' Russian and English texts. All rule decisions are taken in ``onered.rules``.
@@ -41,6 +41,7 @@ from onered.rules import (
     Spot,
     Stroke,
     Verdict,
+    position,
 )
 from onered.table import LENGTH, WIDTH, Point
 from onered.texts import CALLS, Lang
@@ -50,7 +51,9 @@ __all__ = [
     "RefereeSession",
     "match_json",
     "parse_match",
+    "parse_position",
     "parse_stroke",
+    "position_json",
     "run",
     "verdict_json",
 ]
@@ -159,6 +162,22 @@ def match_json(match: Match) -> dict[str, object]:
     if match.handicap != (0, 0):
         line["handicap"] = list(match.handicap)
     return line
+
+
+def parse_position(obj: Mapping[str, object]) -> GameState:
+    """A ``position`` line's state (``onered.rules.position``, ``docs/position-format.md``):
+    the game goes on from there, as from the opening after a ``match`` line."""
+    text = obj.get("position")
+    if not isinstance(text, str):
+        raise ProtocolError(
+            f"position: expected the position's text (docs/position-format.md), got {show(text)}"
+        )
+    return position.read(text)
+
+
+def position_json(state: GameState) -> dict[str, object]:
+    """The ``position`` line that starts a game from ``state``."""
+    return {"type": "position", "position": position.write(state)}
 
 
 def parse_stroke(obj: Mapping[str, object]) -> Stroke:
@@ -293,21 +312,29 @@ class RefereeSession:
         raises ``ProtocolError`` or ``RulesError``."""
         kind = obj.get("type")
         if self.state is None:
+            if kind == "position":
+                self.state = parse_position(obj)
+                return position.verdict(self.state), self.state.match.players
             if kind != "match":
-                raise ProtocolError("the first line must be the match line")
+                raise ProtocolError("the first line must be the match line (or a position line)")
             self.state = rules.start(parse_match(obj))
             return rules.opening_verdict(self.state), self.state.match.players
         if kind == "match":
             raise ProtocolError("a second match line: the match line comes once, first")
+        if kind == "position":
+            raise ProtocolError(
+                "a position line after the first: a game starts from a match line or a "
+                "position line, once, first"
+            )
         if kind == "stroke":
             self.state, verdict = rules.judge(self.state, parse_stroke(obj))
         elif kind == "choice":
             self.state, verdict = rules.choose(self.state, parse_option(obj))
         elif kind is None:
-            raise ProtocolError("type: missing (expected match, stroke or choice)")
+            raise ProtocolError("type: missing (expected match, position, stroke or choice)")
         else:
             raise ProtocolError(
-                f"type: unknown line type {show(kind)} (expected match, stroke or choice)"
+                f"type: unknown line type {show(kind)} (expected match, position, stroke or choice)"
             )
         return verdict, self.state.match.players
 
