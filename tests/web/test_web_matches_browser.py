@@ -94,8 +94,10 @@ def test_a_marked_best_of_three_with_a_handicap_to_the_winner(page: Page) -> Non
     assert score(page, 1) == "3"  # the handicap in the opening score
     mark_keys(page, "rrrr")
     assert score(page, 0) == "12"
+    assert page.text("#match-link") == "The match: game 1"
 
-    pg.goto(match_url)
+    pg.click("#match-link")
+    pg.wait_for_url(match_url)
     pg.wait_for_selector("body[data-ready]")
     assert page.text('.side[data-player="0"] .wins') == "1"
     assert page.text('tr[data-number="1"] td.winner-cell') == P1

@@ -522,6 +522,7 @@ UI: dict[str, dict[Lang, str]] = {
     "match.col.time": _t("Время", "Time"),
     "match.on": _t("идёт", "in progress"),
     "match.missing": _t("партия удалена", "game deleted"),
+    "match.link": _t("Матч: партия {number}", "The match: game {number}"),
     "match.next": _t("Начать партию {number}", "Start game {number}"),
     "match.next_hint": _t(
         "Следующая партия начинается, когда окончена предыдущая; разбивают по очереди.",

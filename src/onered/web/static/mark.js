@@ -230,6 +230,12 @@ function render() {
   $("watch-link").href = `/watch/${id}`;
   $("record-link").href = `/games/${id}`;
   $("board-link").href = `/board/${id}`;
+  const inMatch = view.settings && view.settings.match; // a game of a match: back to it
+  $("match-link-box").hidden = !inMatch;
+  if (inMatch) {
+    $("match-link").href = `/matches/${inMatch.id}`;
+    $("match-link").textContent = t("match.link", { number: inMatch.number + 1 });
+  }
   if (token) {
     $("secret-box").hidden = false;
     $("secret-link").value = `${location.origin}/mark/${id}#token=${token}`;
