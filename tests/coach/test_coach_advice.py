@@ -10,6 +10,8 @@ from coach_support import HANGING, OPEN, position
 
 from onered.coach import AdviceError, Coach, Odds, Reason, advise, level_strength
 from onered.coach.advice import _reason
+from onered.game.model import Action
+from onered.physics.types import Strike
 from onered.rules import Ball, ScoreKind
 
 
@@ -149,3 +151,23 @@ def test_reason_safer() -> None:
 def test_reason_equal_within_the_noise() -> None:
     a = _ev(replace(ODDS, value_failing=0.2))
     assert _reason(a, _ev(ODDS), 0.5) is Reason.EQUAL
+
+
+def test_the_stroke_played_is_weighed_with_the_same_draws() -> None:
+    coach = Coach(level_strength("beginner"))
+    first = coach.advise(position(OPEN), samples=30, count=2)
+    best = first.suggestions[0]
+    again = coach.advise(
+        position(OPEN),
+        samples=30,
+        count=2,
+        played=Action(best.action.strike, placed=best.action.placed),
+    )
+    assert again.played is not None
+    assert again.played.rank == 0
+    assert again.played.odds == best.odds  # the same stroke, the same draws: the same odds
+
+
+def test_a_stroke_played_from_a_wrong_place_is_named() -> None:
+    with pytest.raises(AdviceError, match="played: "):
+        advise(position(OPEN), "beginner", samples=10, played=Action(Strike(1.0, 90.0), (0.9, 0.6)))

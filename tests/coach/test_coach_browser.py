@@ -119,3 +119,4 @@ def test_a_stroke_of_a_played_game_opens_in_the_coach(page: Page, server: Server
     assert "before stroke 1" in page.text("#notice")
     assert pg.locator("#table").get_attribute("data-balls") == "red"  # the opening: in hand
     assert not pg.locator("#hand-note").is_hidden()
+    assert "Played in the game" in page.text('#suggestions li[data-rank="played"]')

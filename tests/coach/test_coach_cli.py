@@ -70,6 +70,8 @@ def test_advise_from_a_record_at_stroke_n(
     assert data["cue_ball"] == third["cue_ball"]
     assert data["from_hand"] == (third.get("placed") is not None)
     assert data["suggestions"]
+    assert data["played"]["rank"] == 0
+    assert data["played"]["action"]["strike"] == third["strike"]
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from onered.coach import Advice
-    from onered.game.model import Position
+    from onered.game.model import Action, Position
 
 HELP = "advise on a position: the best strokes for a level, with their odds (--svg: draw them)"
 
@@ -88,10 +88,11 @@ def _position_from_file(name: str) -> Position:
     return Position(balls={b: p for b, p in state.table.items() if p is not None}, state=state)
 
 
-def _position_from_record(path: Path, stroke: int | None) -> Position:
+def _position_from_record(path: Path, stroke: int | None) -> tuple[Position, Action]:
+    """The position before stroke ``stroke`` of a game record, and the stroke played there."""
     from onered.coach import AdviceError
     from onered.coach.position import position_before
-    from onered.game.record import RecordError, read_record
+    from onered.game.record import RecordedStroke, RecordError, read_record
 
     if stroke is None:
         raise _InputError("--record needs --stroke N (the stroke to advise on)")
@@ -106,9 +107,11 @@ def _position_from_record(path: Path, stroke: int | None) -> Position:
         raise _InputError(f"{path}: {exc}") from None
     lines: list[Any] = [record.header_data, *(e.data for e in record.entries)]
     try:
-        return position_before(lines, stroke)
+        position = position_before(lines, stroke)
     except AdviceError as exc:
         raise _InputError(f"{path}: {exc}") from None
+    strokes = [e for e in record.entries if isinstance(e, RecordedStroke)]
+    return position, strokes[stroke - 1].action
 
 
 def draw(advice: Advice, title: str) -> str:
@@ -145,12 +148,13 @@ def run(args: argparse.Namespace) -> int:
         if args.stroke is not None and args.record is None:
             raise _InputError("--stroke N goes with --record GAME")
         strength = level_strength(args.level)
+        played = None
         if args.record is not None:
-            position = _position_from_record(args.record, args.stroke)
+            position, played = _position_from_record(args.record, args.stroke)
         else:
             position = _position_from_file(args.file)
         advice = Coach(strength).advise(
-            position, count=args.count, samples=args.samples, seed=args.seed
+            position, count=args.count, samples=args.samples, seed=args.seed, played=played
         )
     except _InputError as exc:
         print(f"onered advise: {exc}", file=sys.stderr)

@@ -112,12 +112,14 @@ class Suggestion:
 
 @dataclass(frozen=True, slots=True)
 class Advice:
-    """The coach's answer: the position, the level, and the suggestions, best first."""
+    """The coach's answer: the position, the level, and the suggestions, best first; with
+    ``played``, the stroke that was played there weighed the same way (rank 0)."""
 
     position: Position
     level: str
     samples: int
     suggestions: tuple[Suggestion, ...]
+    played: Suggestion | None = None
 
 
 def level_strength(level: str) -> Strength:
@@ -159,9 +161,12 @@ class Coach:
         count: int = DEFAULT_COUNT,
         samples: int = DEFAULT_SAMPLES,
         seed: int = 0,
+        played: Action | None = None,
     ) -> Advice:
         """The best ``count`` strokes from ``position`` for this level; the noise samples
-        are drawn from ``random.Random(seed)`` (the same draws for every candidate)."""
+        are drawn from ``random.Random(seed)`` (the same draws for every candidate).
+        ``played``: a stroke played from this position (a game's), weighed as if it had
+        been aimed for (its strike the nominal one, under the same noise draws)."""
         if count < 1:
             raise AdviceError(f"count: expected at least 1, got {count}")
         if samples < 1:
@@ -192,7 +197,18 @@ class Coach:
                     position.cue_ball,
                 )
             )
-        return Advice(position, self.strength.name, samples, tuple(suggestions))
+        weighed = None
+        if played is not None:
+            choice = Choice(played.placed, played.strike, (), 0.0)
+            try:
+                record = Game.resume(position.state, position.balls, self.simulator).play(
+                    Action(played.strike, placed=played.placed)
+                )
+            except GameError as exc:
+                raise AdviceError(f"played: {exc}") from None
+            odds, _ = self._odds(position, choice, record, samples, seed)
+            weighed = _suggestion(0, choice, record, odds, None, None, position.cue_ball)
+        return Advice(position, self.strength.name, samples, tuple(suggestions), weighed)
 
     def _nominal(self, position: Position, choice: Choice) -> StrokeRecord | None:
         game = Game.resume(position.state, position.balls, self.simulator)
@@ -285,13 +301,14 @@ def advise(
     count: int = DEFAULT_COUNT,
     samples: int = DEFAULT_SAMPLES,
     seed: int = 0,
+    played: Action | None = None,
     params: Params | None = None,
     table: TableSpec | None = None,
 ) -> Advice:
     """The best ``count`` strokes from ``position`` for a player of ``level``, ranked by
     expected value (see the module docstring)."""
     return Coach(level_strength(level), params, table).advise(
-        position, count=count, samples=samples, seed=seed
+        position, count=count, samples=samples, seed=seed, played=played
     )
 
 

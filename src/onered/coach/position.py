@@ -53,7 +53,8 @@ def _int(value: Any, where: str, low: int, high: int | None = None) -> int:
     return value
 
 
-def _point(value: Any, where: str) -> Point:
+def point_from_json(value: Any, where: str) -> Point:
+    """A point ``[x, y]`` (metres) of a JSON document; :class:`AdviceError` names ``where``."""
     if (
         not isinstance(value, list | tuple)
         or len(value) != 2
@@ -96,7 +97,7 @@ def position_from_json(obj: Any) -> Position:
                 f"balls.{name}: null — put the ball on the table, or leave it out when it is "
                 "off the table"
             )
-        balls[ball] = _point(at, f"balls.{name}")
+        balls[ball] = point_from_json(at, f"balls.{name}")
     to_play_name = obj.get("to_play", "white")
     to_play = _BALLS.get(to_play_name) if isinstance(to_play_name, str) else None
     if to_play not in _CUE_BALLS:

@@ -11,6 +11,7 @@ from onered.coach.words import (
     BALL_NAMES,
     action_words,
     label,
+    num,
     numbers_words,
     odds_words,
     reason_words,
@@ -103,6 +104,7 @@ def advice_json(advice: Advice, lang: Lang | None = None) -> dict[str, Any]:
             suggestion_json(s, items[k + 1] if k + 1 < len(items) else None, lang)
             for k, s in enumerate(items)
         ],
+        "played": None if advice.played is None else suggestion_json(advice.played, None, lang),
     }
 
 
@@ -122,11 +124,24 @@ def advice_text(advice: Advice, lang: Lang) -> str:
     if not items:
         lines.append(label("nothing", lang))
     for k, s in enumerate(items):
-        lines.append(f"{s.rank}. {stroke_words(s, lang)}")
-        lines.append(f"   {action_words(s.action, lang)}")
-        lines.append(f"   {numbers_words(s.action, lang)}")
-        lines.append(f"   {odds_words(s.odds, bool(s.scores) and not s.foul, lang)}")
+        lines += _block(f"{s.rank}.", s, lang)
         if k + 1 < len(items):
-            lines.append(f"   {reason_words(s, items[k + 1], lang)}")
-        lines.append("")
+            lines.insert(-1, f"   {reason_words(s, items[k + 1], lang)}")
+    played = advice.played
+    if played is not None:
+        lines += _block(f"{label('played', lang)}:", played, lang)
+        if items and items[0].odds.value > played.odds.value:
+            gap = num(items[0].odds.value - played.odds.value, lang)
+            lines.insert(-1, f"   {label('gap', lang, gap=gap)}")
     return "\n".join(lines)
+
+
+def _block(head: str, s: Suggestion, lang: Lang) -> list[str]:
+    """A suggestion's lines in the text report (and a blank line)."""
+    return [
+        f"{head} {stroke_words(s, lang)}",
+        f"   {action_words(s.action, lang)}",
+        f"   {numbers_words(s.action, lang)}",
+        f"   {odds_words(s.odds, bool(s.scores) and not s.foul, lang)}",
+        "",
+    ]

@@ -114,6 +114,10 @@ LABELS: dict[str, dict[Lang, str]] = {
     "contact": _t("доля шара {fraction} (срез {cut}°)", "ball fraction {fraction} (cut {cut}°)"),
     "beats": _t("лучше № {n}: {why}", "beats no. {n}: {why}"),
     "nothing": _t("Нет ни одного удара.", "No stroke found."),
+    "played": _t("Сыграно", "Played"),
+    "gap": _t(
+        "лучший удар стоит на {gap} очка больше", "the best stroke is worth {gap} points more"
+    ),
 }
 BALL_NAMES: dict[Ball, dict[Lang, str]] = {
     Ball.WHITE: _t("белый", "white"),

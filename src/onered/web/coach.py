@@ -21,8 +21,15 @@ from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from onered.coach import AdviceError, Coach, level_strength
-from onered.coach.position import position_from_json, position_json, state_before
+from onered.coach.position import (
+    point_from_json,
+    position_from_json,
+    position_json,
+    state_before,
+)
 from onered.coach.report import RANK_COLOURS, advice_json
+from onered.game.model import Action
+from onered.game.record import RecordError, read_strike
 from onered.players.strength import STRENGTHS
 from onered.protocol.json_fields import ProtocolError, loads_object
 from onered.texts import Lang
@@ -57,6 +64,21 @@ class AdviseBody(BaseModel):
     count: int = Field(default=5, ge=1, le=10)
     samples: int = Field(default=200, ge=10, le=1000)
     seed: int = Field(default=0, ge=0, le=2**31 - 1)
+    played: dict[str, Any] | None = None
+
+
+def _played(obj: dict[str, Any] | None) -> Action | None:
+    """The stroke played in the position (``{"placed", "strike"}`` as a game's stroke line
+    writes them), to be weighed beside the suggestions."""
+    if obj is None:
+        return None
+    try:
+        strike = read_strike(obj.get("strike"), "played.strike")
+    except RecordError as exc:
+        raise AdviceError(str(exc)) from None
+    raw = obj.get("placed")
+    placed = None if raw is None else point_from_json(raw, "played.placed")
+    return Action(strike=strike, placed=placed)
 
 
 @router.get("/coach", include_in_schema=False)
@@ -77,11 +99,14 @@ async def advise(body: AdviseBody) -> dict[str, Any]:
     try:
         position = position_from_json(body.position)
         coach = _coach(body.level)
+        played = _played(body.played)
     except AdviceError as exc:
         raise HTTPException(422, str(exc)) from None
 
     def work() -> dict[str, Any]:
-        advice = coach.advise(position, count=body.count, samples=body.samples, seed=body.seed)
+        advice = coach.advise(
+            position, count=body.count, samples=body.samples, seed=body.seed, played=played
+        )
         out = advice_json(advice, body.lang)
         out["position"] = position_json(position.state)
         return out

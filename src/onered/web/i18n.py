@@ -430,6 +430,29 @@ UI: dict[str, dict[Lang, str]] = {
     "error.broken": _t(
         "Запись партии не удаётся воспроизвести.", "The game's record cannot be replayed."
     ),
+    # a game's settings refused (onered.game.validate), the same for a new game and an import
+    "error.name_empty": _t(
+        "{where}: имя не может быть пустым.", "{where}: a name cannot be empty."
+    ),
+    "error.name_long": _t(
+        "{where}: имя не длиннее {max} знаков, а здесь {got}.",
+        "{where}: a name has at most {max} characters, this one has {got}.",
+    ),
+    "error.name_chars": _t(
+        "{where}: в имени не может быть управляющих или невидимых знаков ({char}).",
+        "{where}: a name cannot hold control or invisible characters ({char}).",
+    ),
+    "error.names_same": _t(
+        "Имена игроков должны различаться ({name}).", "The players' names must differ ({name})."
+    ),
+    "error.target": _t(
+        "{where}: партия играется до целого числа очков от 1 до {max}.",
+        "{where}: a game is played to a whole number of points from 1 to {max}.",
+    ),
+    "error.physics": _t(
+        "Настройки стола вне допустимых пределов: {detail}",
+        "The table's settings are out of range: {detail}",
+    ),
     # the coach page (the suggestions' own words come from the API, onered.coach.words)
     "coach.title": _t("Тренер", "Coach"),
     "coach.setup": _t("Позиция", "Position"),
@@ -470,6 +493,10 @@ UI: dict[str, dict[Lang, str]] = {
         "The game does not say where some balls stood ({balls}): put them on the table.",
     ),
     "coach.ask": _t("Спросить тренера", "Ask the coach"),
+    "coach.played": _t("Сыграно в партии", "Played in the game"),
+    "coach.gap": _t(
+        "лучший удар стоит на {gap} очка больше", "the best stroke is worth {gap} points more"
+    ),
     # matches, finding games, players' pages (issue 10, items 3 and 7)
     "home.match.title": _t("Матч", "A match"),
     "home.match.intro": _t(

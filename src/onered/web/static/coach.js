@@ -13,6 +13,7 @@ const page = {
   geometry: null,
   balls: { ...DEFAULT_BALLS },
   advice: null, // the last answer, for the balls as they were asked about
+  played: null, // the stroke a game played in this position ({placed, strike}), until it changes
   selected: null, // rank of the suggestion singled out, or null for all
   drag: null, // { name, at: [x, y] | null, from: [x, y] | null }
   colours: ["#ffd23f", "#3fc1ff", "#ff5fa2", "#8cff5a", "#ff9b3f"],
@@ -55,6 +56,7 @@ function setPosition(pos) {
 
 function changed() {
   page.advice = null;
+  page.played = null; // the position is no longer the game's
   page.selected = null;
   renderList();
   render();
@@ -114,12 +116,24 @@ function drawSuggestion(s, cue, alpha) {
   g.restore();
 }
 
+/** The stroke the game played here: its paths in white, dashed. */
+function drawPlayed(s, cue) {
+  const table = page.table;
+  const g = table.canvas.getContext("2d");
+  const w = Math.max(2, 0.006 * table.scale);
+  for (const [name, pts] of Object.entries(s.paths)) {
+    polyline(g, table, pts, "rgba(0,0,0,0.45)", w + 2 * table.dpr, [w * 3, w * 2]);
+    polyline(g, table, pts, name === cue ? "#ffffff" : "#d8d8d8", w, [w * 3, w * 2]);
+  }
+}
+
 function render() {
   const table = page.table;
   if (!table) return;
   table.resize();
   table.drawCloth();
   const advice = page.advice;
+  if (advice && advice.played && page.selected === null) drawPlayed(advice.played, advice.cue_ball);
   if (advice) {
     const items = [...advice.suggestions].reverse();
     for (const s of items) {
@@ -187,6 +201,17 @@ function renderList() {
       return item;
     }),
   );
+  if (advice.played) {
+    const w = advice.played.words;
+    const best = advice.suggestions[0];
+    const gap = best ? best.odds.value - advice.played.odds.value : 0;
+    list.append(el("li", { class: "played", style: "--rank:#ffffff", "data-rank": "played" },
+      el("div", { class: "head" }, el("span", { text: `${t("coach.played")}:` }), el("span", { text: w.stroke })),
+      el("div", { class: "action", text: w.action }),
+      el("div", { class: "numbers", text: w.numbers }),
+      el("div", { class: "odds", text: w.odds }),
+      gap > 0.05 ? el("div", { class: "reason", text: t("coach.gap", { gap: gap.toFixed(1) }) }) : ""));
+  }
   $("meta").textContent = t("coach.meta", { n: advice.samples, level: levelName(advice.level), ms: advice.ms });
 }
 
@@ -270,6 +295,7 @@ async function askAdvice() {
       position: positionJson(),
       level: $("level").value,
       lang: I.lang,
+      played: page.played,
     });
     answer.ms = Math.round(performance.now() - started);
     page.advice = answer;
@@ -293,6 +319,7 @@ async function openFromGame(game, stroke) {
   const missing = Object.entries(pos.balls).filter(([, p]) => p === null).map(([b]) => t(`coach.ball.${b}`));
   setPosition(pos);
   for (const [b, p] of Object.entries(page.balls)) if (p === null) delete page.balls[b];
+  page.played = answer.played && answer.played.strike ? { placed: answer.played.placed || null, strike: answer.played.strike } : null;
   const notice = [t("coach.from_game", { stroke })];
   if (missing.length) notice.push(t("coach.place_missing", { balls: missing.join(", ") }));
   $("notice").textContent = notice.join(" ");
