@@ -263,3 +263,19 @@ def test_a_bad_position_line_is_refused_at_its_line(line: dict[str, Any], messag
     judged = judge([line])
     assert judged.status == 2
     assert message in judged.err
+
+
+DOC = Path(__file__).parent.parent / "docs" / "position-format.md"
+
+
+def test_the_documented_examples_read_and_write_back() -> None:
+    blocks = DOC.read_text(encoding="utf-8").split("```")[1::2]
+    examples = [b.strip() for b in blocks if b.strip()[:1] in ("W", "Y", "R")]
+    assert len(examples) >= 5
+    for text in examples:
+        assert write(read(text)) == text
+    line = next(b for b in blocks if b.startswith('json\n{"type": "position"'))
+    assert judge_ok([line.removeprefix("json\n").strip()])[0]["options"] == [
+        "as_they_lie",
+        "from_d",
+    ]
