@@ -5,51 +5,18 @@ search, my games and delete. Screenshots: ``web-match.png``, ``web-player.png`` 
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from test_web_browser import CHROMIUM, SHOTS, Page, score
+import test_web_browser as shared
+from test_web_browser import SHOTS, Page, score
 from web_support import P1, P2, Server, png_size
 
 pytestmark = pytest.mark.browser
-sync_api = pytest.importorskip("playwright.sync_api")
-
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    s = Server(tmp_path_factory.mktemp("matches") / "data")
-    s.start()
-    yield s
-    s.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists() and shutil.which("chromium") is None:
-        pytest.skip(f"{CHROMIUM} not found: install Debian's chromium (make test does)")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def page(browser: Any, server: Server) -> Iterator[Page]:
-    p = Page(browser, server.base)
-    yield p
-    p.close()
+#: The browser pages' fixtures (a server of this module's own, the browser, a page).
+server, browser, page = shared.server, shared.browser, shared.page
 
 
 def picture(p: Page, name: str) -> Path:
