@@ -417,3 +417,57 @@ def test_the_tablet_markers_page_says_every_call_aloud(browser: Any, server: Ser
     assert tab.version() == 9
     tab.screenshot("web-marker-tablet")
     tab.close()
+
+
+def test_from_hand_a_straight_aim_at_a_ball_in_baulk_is_warned_of_and_taken_back(
+    browser: Any, server: Server
+) -> None:
+    made = httpx.post(
+        server.base + "/api/games", json={"mode": "play", "players": ["Ann", "Bob"], "target": 20}
+    ).json()
+    game, token = made["id"], made["token"]
+    headers = {"X-Game-Token": token}
+    # Ann rolls her white gently down into baulk, touching nothing (a miss); Bob plays the
+    # balls as they lie, from hand, with the white in baulk.
+    soft = {"speed": 0.4, "aim": -90.0, "side": 0.0, "height": 0.0, "elevation": 0.0}
+    r = httpx.post(
+        f"{server.base}/api/games/{game}/play",
+        json={"strike": soft, "placed": [0.95, 0.62]},
+        headers=headers,
+    )
+    assert r.status_code == 200, r.text
+    r = httpx.post(
+        f"{server.base}/api/games/{game}/choice", json={"option": "as_they_lie"}, headers=headers
+    )
+    assert r.status_code == 200, r.text
+    state = r.json()["game"]["state"]
+    assert state["possible"]["in_baulk"] == ["white"]
+    white = state["table"]["white"]
+    tab = Tab(browser, server.base)
+    pg = tab.open(f"/play/{game}#token={token}")
+    version = tab.version()
+    click_table(pg, 0.889 + 0.2, 0.70)  # Bob's yellow in the D, beside the white's line
+    pg.wait_for_selector("#strike:not([disabled])")
+    # Aim straight at the white: the page warns before the strike.
+    box = pg.locator("#table").bounding_box()
+    border = 0.045 + 0.08
+    scale = box["width"] / (3.569 + 2 * border)
+    pg.mouse.move(box["x"] + (0.70 + border) * scale, box["y"] + (1.089 + border) * scale)
+    pg.mouse.down()
+    pg.mouse.move(
+        box["x"] + (white[1] + border) * scale, box["y"] + (white[0] + border) * scale, steps=4
+    )
+    pg.mouse.up()
+    pg.wait_for_selector("#baulk-warn:not([hidden])")
+    assert "The white is in baulk" in tab.text("#baulk-warn-text")
+    pg.click("#strike")  # the first press only confirms the warning
+    pg.wait_for_selector("#strike-anyway:not([hidden])")
+    assert tab.version() == version
+    pg.click("#strike-anyway")
+    tab.wait_version(version + 1, timeout=60_000)
+    # At one screen, Take back takes the last stroke (Bob's) back at once.
+    pg.wait_for_selector("#takeback:not([hidden]):not([disabled])")
+    pg.click("#takeback")
+    tab.wait_version(version, timeout=30_000)
+    assert lines(server, game)[-1]["in"]["type"] == "choice"
+    tab.close()
