@@ -74,7 +74,7 @@ def player_view(store: Store, name: str, match_of: Any) -> dict[str, Any]:
     rows, total = store.search(player=clean, exact=True, limit=MAX_GAMES)
     if not rows:
         raise fail(404, f"player {clean!r}: no games with this player", "no_player")
-    rows.reverse()  # oldest first: the plots run left to right in time
+    rows.sort(key=lambda r: (r.created, r.id))  # oldest first: the plots run left to right
     overall = Tally()
     games: list[dict[str, Any]] = []
     breaks: list[dict[str, Any]] = []
