@@ -144,7 +144,7 @@ def _show(text: str) -> str:
 
 
 def _fail(field: str, problem: str) -> PositionError:
-    return PositionError(f"position {field}: {problem}")
+    return PositionError(f"position: {field}: {problem}")
 
 
 def _int(text: str, field: str) -> int:
@@ -312,7 +312,7 @@ def check(state: GameState) -> None:
     try:
         opening = start(match)
     except RulesError as exc:
-        raise PositionError(f"position {exc}") from None
+        raise PositionError(f"position: {exc}") from None
     _check_table(state)
     _check_numbers(state)
     if state.stroke_no == 0 and state != opening:
