@@ -3,35 +3,25 @@ physical keys on a Russian layout; strokes entered while the server cannot be re
 once it is back (and one refused as stale is shown, not dropped); a played game on two
 devices (two browser contexts); the club's TV board following a marked game; the spoken
 marker's words (``speechSynthesis`` stubbed in the page). The screenshots of the board and of
-the tablet marker's page are written to ``$ONERED_SCREENSHOTS`` (``docs/`` for the repo)."""
+the tablet marker's page are written to ``$ONERED_SCREENSHOTS`` (``ONERED_SCREENSHOTS=docs``
+remakes ``docs/web-board.png`` and ``docs/web-marker-tablet.png``)."""
 
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from web_support import P1, P2, REPO, Server, png_size
+import test_web_browser as shared
+from test_web_browser import SHOTS, Page
+from web_support import P1, P2, Server, png_size
 
 pytestmark = pytest.mark.browser
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
-SHOTS = Path(os.environ.get("ONERED_SCREENSHOTS", REPO / "out" / "screenshots"))
+#: The browser pages' fixtures (a server of this module's own, the browser).
+server, browser = shared.server, shared.browser
 TABLET = {"width": 1180, "height": 820}
 TV = {"width": 1280, "height": 720}
-
-sync_api = pytest.importorskip("playwright.sync_api")
 
 #: The Russian (ЙЦУКЕН) letters on the keys the marker uses.
 RU = {"KeyC": "с", "KeyN": "т", "KeyR": "к", "KeyP": "з", "KeyM": "ь", "KeyU": "г", "KeyB": "и"}
@@ -61,26 +51,9 @@ SPEECH_STUB = """
 """
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    s = Server(tmp_path_factory.mktemp("club") / "data")
-    s.start()
-    yield s
-    s.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} not found: install Debian's chromium (make test does)")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
-class Tab:
-    """A page in a context of its own that fails the test on a script error."""
+class Tab(Page):
+    """The browser pages' :class:`Page` at a tablet's or a TV's size, optionally with the
+    speech stand-in."""
 
     def __init__(
         self,
@@ -91,51 +64,31 @@ class Tab:
         viewport: dict[str, int] | None = None,
         speech: bool = False,
     ) -> None:
-        self.context = browser.new_context(viewport=viewport or TABLET, locale=locale)
+        super().__init__(browser, base, locale=locale)
+        self.page.set_viewport_size(viewport or TABLET)
         if speech:
             self.context.add_init_script(SPEECH_STUB)
-        self.page = self.context.new_page()
-        self.base = base
-        self.errors: list[str] = []
-        self.page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
-        self.page.on(
-            "console",
-            lambda m: self.errors.append(f"console: {m.text}") if m.type == "error" else None,
-        )
-
-    def open(self, path: str) -> Any:
-        self.page.goto(self.base + path)
-        self.page.wait_for_selector("body[data-ready]")
-        return self.page
-
-    def version(self) -> int:
-        return int(self.page.get_attribute("body", "data-version") or 0)
 
     def wait_version(self, version: int, timeout: float = 30_000) -> None:
         self.page.wait_for_selector(f'body[data-version="{version}"]', timeout=timeout)
-
-    def text(self, selector: str) -> str:
-        return str(self.page.locator(selector).first.inner_text())
 
     def said(self) -> list[str]:
         raw = self.page.get_attribute("html", "data-said") or "[]"
         return [x["text"] for x in json.loads(raw)]
 
-    def screenshot(self, name: str) -> Path:
+    def picture(self, name: str) -> None:
+        """A screenshot of the viewport, ``<name>.png``, checked to be a real picture."""
         SHOTS.mkdir(parents=True, exist_ok=True)
         path = SHOTS / f"{name}.png"
         self.page.screenshot(path=str(path))
         width, _ = png_size(path)
         assert width == self.page.viewport_size["width"]
         assert path.stat().st_size > 20_000, "the picture is (nearly) blank"
-        return path
 
     def close(self, allow_failed_loads: bool = False) -> None:
-        self.context.close()
-        errors = self.errors
         if allow_failed_loads:
-            errors = [e for e in errors if "Failed to load resource" not in e]
-        assert errors == []
+            self.errors = [e for e in self.errors if "Failed to load resource" not in e]
+        super().close()
 
 
 def new_mark(server: Server, target: int = 100) -> tuple[str, str]:
@@ -348,7 +301,7 @@ def test_the_club_board_follows_a_marked_game_and_calls_it_aloud(
     assert tv.text('.board-player[data-player="1"] .board-score') == "80"
     assert tv.text(".board-player.at-table .board-break") == "80"
     pg.wait_for_selector('.board-calls [data-call="baulk_line_required"]')
-    tv.screenshot("web-board")
+    tv.picture("web-board")
     said = tv.said()
     assert "2. Petrov leads 2–0" in said
     assert said[-1] == "2. Baulk line must be crossed. Petrov leads 80–0"
@@ -415,7 +368,7 @@ def test_the_tablet_markers_page_says_every_call_aloud(browser: Any, server: Ser
     cannon.click(force=True)  # aria-disabled: playwright would wait; a finger does not
     assert tab.text("#reason") == "The white is not on the table"
     assert tab.version() == 9
-    tab.screenshot("web-marker-tablet")
+    tab.picture("web-marker-tablet")
     tab.close()
 
 
