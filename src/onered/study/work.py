@@ -273,27 +273,24 @@ def _unit(dx: float, dy: float) -> tuple[float, float]:
     return (dx / d, dy / d)
 
 
-def nominal_aim(spec: ShotsSpec, cue: Point, obj: Point, table: TableSpec) -> float | str:
-    """The geometric aim (degrees) of the shot from ``cue`` at ``obj``, or why there is
-    none: a pot aims at the ghost ball for the pocket's mouth; an in-off at the contact from
-    which a stun shot's cue ball leaves at right angles to the line of centres towards the
-    mouth (the 90-degree rule; throw, squirt and follow are left to the calibration)."""
+def reference_aim(spec: ShotsSpec, cue: Point, obj: Point, table: TableSpec) -> float:
+    """The geometric aim (degrees) of the shot from ``cue`` at ``obj``: for a pot, at the
+    ghost ball for the pocket's mouth; for an in-off, at the contact from which a stun
+    shot's cue ball leaves at right angles to the line of centres towards the mouth (the
+    90-degree rule). Where the geometry has no such aim, the aim at the object ball's
+    centre. Throw, squirt and follow are left to :func:`calibrate`, which only uses this
+    aim to choose between equally wide windows."""
     from onered.players.geometry import ghost, pocket_targets
     from onered.table import BALL_DIAMETER
 
     target = next(t for t in pocket_targets(table) if t.name == spec.pocket)
-    if math.dist(cue, obj) < 2 * BALL_DIAMETER:
-        return "the balls are too close"
+    direct = math.degrees(math.atan2(obj[1] - cue[1], obj[0] - cue[0]))
     if spec.shot is ShotKind.POT:
         g = ghost(obj, target.aim)
-        to_ghost = _unit(g[0] - cue[0], g[1] - cue[1])
-        to_pocket = _unit(target.aim[0] - obj[0], target.aim[1] - obj[1])
-        if to_ghost[0] * to_pocket[0] + to_ghost[1] * to_pocket[1] < math.cos(math.radians(80)):
-            return "cut thinner than 80 degrees"
         return math.degrees(math.atan2(g[1] - cue[1], g[0] - cue[0]))
     d = math.dist(obj, target.aim)
     if d <= BALL_DIAMETER:
-        return "the object ball is in the pocket's mouth"
+        return direct
     phi = math.atan2(target.aim[1] - obj[1], target.aim[0] - obj[0])
     alpha = math.acos(BALL_DIAMETER / d)
     best: tuple[float, float] | None = None
@@ -303,15 +300,26 @@ def nominal_aim(spec: ShotsSpec, cue: Point, obj: Point, table: TableSpec) -> fl
         travel = _unit(gx - cue[0], gy - cue[1])
         line = _unit(obj[0] - gx, obj[1] - gy)
         fullness = travel[0] * line[0] + travel[1] * line[1]
-        if fullness > math.cos(math.radians(80)) and (best is None or fullness > best[0]):
+        if fullness > 0 and (best is None or fullness > best[0]):
             best = (fullness, math.degrees(math.atan2(gy - cue[1], gx - cue[0])))
-    if best is None:
-        return "no contact sends the cue ball to the pocket"
-    return best[1]
+    return direct if best is None else best[1]
 
 
-#: The calibration scan: aims within this many degrees of the geometric aim, at this step.
-CALIBRATION = {ShotKind.POT: (1.5, 0.05), ShotKind.IN_OFF: (8.0, 0.1)}
+#: The calibration scan: aims this far apart (degrees) across the whole object ball, and
+#: at least / at most this many of them.
+SCAN_STEP = 0.05
+SCAN_AIMS = (161, 801)
+
+
+def contact_aims(cue: Point, obj: Point) -> list[float]:
+    """Aims (degrees) from thin on one side of the object ball to thin on the other."""
+    from onered.table import BALL_DIAMETER
+
+    d = math.dist(cue, obj)
+    direct = math.degrees(math.atan2(obj[1] - cue[1], obj[0] - cue[0]))
+    half = math.degrees(math.asin(min(1.0, BALL_DIAMETER / d))) * 0.999
+    n = min(SCAN_AIMS[1], max(SCAN_AIMS[0], math.ceil(2 * half / SCAN_STEP) + 1))
+    return [direct - half + 2 * half * k / (n - 1) for k in range(n)]
 
 
 def target_kind(spec: ShotsSpec) -> tuple[str, str]:
@@ -338,16 +346,14 @@ def _success(record: StrokeRecord, spec: ShotsSpec) -> bool:
 
 
 def calibrate(
-    spec: ShotsSpec, balls: Mapping[str, Point], aim: float, params: Params, table: TableSpec
+    spec: ShotsSpec, balls: Mapping[str, Point], reference: float, params: Params, table: TableSpec
 ) -> float | None:
-    """The aim the player means: the middle of the widest window of noiseless aims around
-    the geometric ``aim`` that score the shot (ties: the window nearest ``aim``); ``None``
-    when no aim in the scan scores it."""
+    """The aim the player means: the middle of the widest window of noiseless aims across
+    the object ball (:func:`contact_aims`) that score the shot (ties: the window nearest
+    the ``reference`` aim); ``None`` when no aim scores it."""
     from onered.physics import Strike
 
-    width, step = CALIBRATION[spec.shot]
-    n = round(width / step)
-    aims = [aim + k * step for k in range(-n, n + 1)]
+    aims = contact_aims(balls["white"], balls["red"])
     strikes = [Strike(spec.speed, a, spec.side, spec.height) for a in aims]
     hits = [_success(r, spec) for r in read_strokes(balls, strikes, params, table)]
     best: tuple[int, float, float] | None = None  # (width, -distance, middle)
@@ -357,7 +363,7 @@ def calibrate(
             start = k
         elif not hit and start is not None:
             middle = (aims[start] + aims[k - 1]) / 2
-            key = (k - start, -abs(middle - aim), middle)
+            key = (k - start, -abs(middle - reference), middle)
             if best is None or key[:2] > best[:2]:
                 best = key
             start = None
@@ -380,13 +386,9 @@ def shots_task(spec: ShotsSpec, index: int, seed: int) -> Rows:
     except PhysicsInputError as exc:
         reason = f"position: {exc}"
     if not reason:
-        found = nominal_aim(spec, cue, obj, table)
-        if isinstance(found, str):
-            reason = found
-        else:
-            aim = calibrate(spec, balls, found, params, table)
-            if aim is None:
-                reason = "no aim near the geometric one scores it without noise"
+        aim = calibrate(spec, balls, reference_aim(spec, cue, obj, table), params, table)
+        if aim is None:
+            reason = "no aim at the red scores it without noise"
     empty = {"feasible": False, "reason": reason, "aim": None, "samples": 0}
     if aim is None:
         position.update({**empty, "p_success": None, "p_foul": None, "mean_points": None})
