@@ -115,3 +115,16 @@ def test_the_position_of_a_missing_game_or_stroke_is_named(client: TestClient) -
     r = client.get("/api/coach/position", params={"game": game, "stroke": 3})
     assert r.status_code == 422
     assert "there is no stroke 3" in r.json()["error"]
+
+
+def test_advise_on_a_written_position(client: TestClient) -> None:
+    text = 'W0.6,2.2/Y0.4,1.2/R1.5,3.0 W 10:4 6 0/0/0 - - play 1 100 0:0 WY ["A","B"]'
+    r = client.post("/api/advise", json={"position": text, "samples": 10, "count": 2})
+    assert r.status_code == 200, r.text
+    data = r.json()
+    assert data["written"] == text
+    assert data["position"]["balls"] == POSITION["balls"]
+    assert data["position"]["score"] == [10, 4]
+    r = client.post("/api/advise", json={"position": "R0.9,3.2 Q", "samples": 10})
+    assert r.status_code == 422
+    assert "position: expected 13 fields" in r.json()["error"]

@@ -3,6 +3,7 @@ see the suggestions drawn and listed, in English and in Russian."""
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -78,6 +79,15 @@ def test_drag_a_ball_ask_for_advice_and_see_it_drawn(page: Page) -> None:
     # one suggestion singled out
     pg.click('#suggestions li[data-rank="2"]')
     assert pg.locator('#suggestions li.selected[data-rank="2"]').count() == 1
+    # a written position opened
+    assert re.fullmatch(
+        r"W0\.62,2\.05/R1\.\d{1,3},2\.\d{1,3} W 0:0 0 0/0/0 - - play 1 100 0:0 WY .*",
+        pg.locator("#written").input_value(),
+    )
+    pg.fill("#written", 'W0.6,2.2/Y0.4,1.2/R1.5,3.0 W 10:4 6 0/0/0 - - play 1 100 0:0 WY ["A","B"]')
+    pg.click("#use-written")
+    pg.wait_for_selector('#table[data-red="1.50,3.00"][data-drawn="5"]', timeout=60_000)
+    assert pg.locator("#score-white").input_value() == "10"
     # the words in Russian
     pg.select_option("#lang", "ru")
     pg.wait_for_selector('#suggestions li[data-rank="1"] >> text=лучше № 2', timeout=60_000)

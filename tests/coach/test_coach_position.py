@@ -125,5 +125,7 @@ def test_a_marked_game_does_not_know_where_the_balls_stood() -> None:
         {"type": "stroke", "first_hit": "red", "potted": ["white"]},
         {"type": "stroke"},
     ]
-    with pytest.raises(AdviceError, match="does not say where the red stood"):
+    with pytest.raises(
+        AdviceError, match=r"stroke 2: no place is given for the red \(a marked game"
+    ):
         position_before(lines, 2)

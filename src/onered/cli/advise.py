@@ -63,8 +63,7 @@ def _read_text(name: str) -> str:
 def _position_from_file(name: str) -> Position:
     """A position file: the JSON form when it starts with '{', else the written form."""
     from onered.coach import AdviceError
-    from onered.coach.position import position_from_json
-    from onered.game.model import Position
+    from onered.coach.position import position_from_json, position_from_text
 
     text = _read_text(name)
     if text.lstrip().startswith("{"):
@@ -76,16 +75,10 @@ def _position_from_file(name: str) -> Position:
             return position_from_json(obj)
         except AdviceError as exc:
             raise _InputError(f"{name}: {exc}") from None
-    from onered.rules import position as written
-
     try:
-        state = written.read(text)
-    except ValueError as exc:
+        return position_from_text(text)
+    except AdviceError as exc:
         raise _InputError(f"{name}: {exc}") from None
-    unknown = sorted(b.value for b, p in state.table.items() if p is None)
-    if unknown:
-        raise _InputError(f"{name}: the position does not say where the {unknown[0]} stands")
-    return Position(balls={b: p for b, p in state.table.items() if p is not None}, state=state)
 
 
 def _position_from_record(path: Path, stroke: int | None) -> tuple[Position, Action]:

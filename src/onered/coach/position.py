@@ -214,15 +214,31 @@ def state_before(lines: Iterable[Mapping[str, Any]], stroke: int) -> GameState:
     return state
 
 
+def known_position(state: GameState, where: str, hint: str = "") -> Position:
+    """The position of ``state`` with every ball where the referee knows it;
+    :class:`AdviceError` (``where``: the input, ``hint``: what to do) when a place is not
+    known."""
+    unknown = sorted(b.value for b, p in state.table.items() if p is None)
+    if unknown:
+        raise AdviceError(f"{where}: no place is given for the {' and the '.join(unknown)}{hint}")
+    balls = {b: p for b, p in state.table.items() if p is not None}
+    return Position(balls=balls, state=state)
+
+
+def position_from_text(text: str) -> Position:
+    """The position a written position describes (``onered.rules.position``, one line)."""
+    try:
+        state = written.read(text)
+    except written.PositionError as exc:
+        raise AdviceError(str(exc)) from None
+    return known_position(state, "position")
+
+
 def position_before(lines: Iterable[Mapping[str, Any]], stroke: int) -> Position:
     """The position before stroke ``stroke`` of a game (:func:`state_before`), every ball
     where the referee knows it; :class:`AdviceError` when a place is not known."""
-    state = state_before(lines, stroke)
-    unknown = sorted(b.value for b, p in state.table.items() if p is None)
-    if unknown:
-        raise AdviceError(
-            f"stroke {stroke}: the game does not say where the {' and the '.join(unknown)} "
-            "stood (a marked game records no positions); set the balls up by hand"
-        )
-    balls = {b: p for b, p in state.table.items() if p is not None}
-    return Position(balls=balls, state=state)
+    return known_position(
+        state_before(lines, stroke),
+        f"stroke {stroke}",
+        " (a marked game records no positions): set the balls up by hand",
+    )

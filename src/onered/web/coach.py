@@ -1,10 +1,11 @@
 """The coach's routes: the coach page, advice for a position, and the position before any
 stroke of a stored game.
 
-``POST /api/advise`` takes a position in the coach's JSON form (``onered.coach.position``)
-and a level, and answers the suggestions as ``onered.coach.report.advice_json`` writes them,
-with their words in the page's language. The advice takes a fraction of a second of CPU, so
-it runs in a worker thread, off the event loop. ``GET /api/coach/position?game=ID&stroke=N``
+``POST /api/advise`` takes a position — the coach's JSON form (``onered.coach.position``) or
+the written one (``onered.rules.position``) — and a level, and answers the suggestions as
+``onered.coach.report.advice_json`` writes them, with their words in the page's language
+(and the position in both forms). The advice takes a fraction of a second of CPU, so it
+runs in a worker thread, off the event loop. ``GET /api/coach/position?game=ID&stroke=N``
 gives the position before stroke N of a played or marked game (balls a marked game never
 placed are ``null``: the page asks for them to be set up).
 """
@@ -24,6 +25,7 @@ from onered.coach import AdviceError, Coach, level_strength
 from onered.coach.position import (
     point_from_json,
     position_from_json,
+    position_from_text,
     position_json,
     state_before,
 )
@@ -32,6 +34,7 @@ from onered.game.model import Action
 from onered.game.record import RecordError, read_strike
 from onered.players.strength import STRENGTHS
 from onered.protocol.json_fields import ProtocolError, loads_object
+from onered.rules import position as written
 from onered.texts import Lang
 
 router = APIRouter()
@@ -58,7 +61,7 @@ class AdviseBody(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    position: dict[str, Any]
+    position: dict[str, Any] | str = Field(max_length=2000)
     level: str = DEFAULT_LEVEL
     lang: Lang = Lang.EN
     count: int = Field(default=5, ge=1, le=10)
@@ -97,7 +100,10 @@ def levels() -> dict[str, Any]:
 async def advise(body: AdviseBody) -> dict[str, Any]:
     """The best strokes for the position at the level, ranked by expected value."""
     try:
-        position = position_from_json(body.position)
+        if isinstance(body.position, str):
+            position = position_from_text(body.position)
+        else:
+            position = position_from_json(body.position)
         coach = _coach(body.level)
         played = _played(body.played)
     except AdviceError as exc:
@@ -109,6 +115,7 @@ async def advise(body: AdviseBody) -> dict[str, Any]:
         )
         out = advice_json(advice, body.lang)
         out["position"] = position_json(position.state)
+        out["written"] = written.write(position.state)
         return out
 
     try:

@@ -494,6 +494,8 @@ UI: dict[str, dict[Lang, str]] = {
     ),
     "coach.ask": _t("Спросить тренера", "Ask the coach"),
     "coach.played": _t("Сыграно в партии", "Played in the game"),
+    "coach.written": _t("Позиция строкой", "Written position"),
+    "coach.use_written": _t("Открыть", "Open"),
     "coach.gap": _t(
         "лучший удар стоит на {gap} очка больше", "the best stroke is worth {gap} points more"
     ),

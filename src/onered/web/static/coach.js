@@ -229,7 +229,8 @@ function onCloth(p) {
 function clampToCloth(p) {
   const g = page.geometry;
   const r = g.ball_radius;
-  return [Math.min(g.width - r, Math.max(r, p[0])), Math.min(g.length - r, Math.max(r, p[1]))];
+  const mm = (v) => Math.round(v * 1000) / 1000; // a place on the table to the millimetre
+  return [mm(Math.min(g.width - r, Math.max(r, p[0]))), mm(Math.min(g.length - r, Math.max(r, p[1])))];
 }
 
 function overCanvas(e) {
@@ -283,7 +284,8 @@ function ballAt(p) {
 
 // --- asking ------------------------------------------------------------------------------
 
-async function askAdvice() {
+/** Ask for advice on the position set up (or on a written one, ``text``). */
+async function askAdvice(text = null) {
   if (page.busy) return;
   showError($("error"), null);
   page.busy = true;
@@ -292,13 +294,18 @@ async function askAdvice() {
   const started = performance.now();
   try {
     const answer = await api("POST", "/api/advise", {
-      position: positionJson(),
+      position: text === null ? positionJson() : text,
       level: $("level").value,
       lang: I.lang,
       played: page.played,
     });
     answer.ms = Math.round(performance.now() - started);
+    if (text !== null) {
+      setPosition(answer.position);
+      page.played = null;
+    }
     page.advice = answer;
+    $("written").value = answer.written;
     page.selected = null;
     document.body.dataset.advised = String(answer.suggestions.length);
   } catch (e) {
@@ -329,6 +336,7 @@ async function openFromGame(game, stroke) {
 
 async function main() {
   await setupPage(() => { renderList(); render(); if (page.advice) askAdvice(); });
+  $("written").placeholder = 'W0.6,2.2/Y0.4,1.2/R1.5,3.0 W 10:4 6 0/0/0 - - play 1 100 0:0 WY ["A","B"]';
   try {
     page.geometry = await tableGeometry();
     const levels = await api("GET", "/api/coach/levels");
@@ -346,7 +354,8 @@ async function main() {
     if (name) startDrag(e, name, page.balls[name]);
   });
   window.addEventListener("resize", render);
-  $("advise").addEventListener("click", askAdvice);
+  $("advise").addEventListener("click", () => askAdvice());
+  $("use-written").addEventListener("click", () => askAdvice($("written").value.trim()));
   for (const id of ["to-play", "score-white", "score-yellow", "break", "target", "hazards", "cannons", "red-run", "baulk-crossed"]) {
     $(id).addEventListener("change", changed);
   }
