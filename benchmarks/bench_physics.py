@@ -11,7 +11,7 @@ speeds 0.5-6 m/s; random tip offsets within 0.6 R. Prints, for aimed and random 
 - the time from a fresh process to the first simulated shot (interpreter start included,
   and from the first import).
 
-The baseline is pooltool 0.3.3 as measured in ``shared/design/PHYSICS.md`` (3.2 ms a
+The baseline is pooltool 0.3.3 as measured once on the development machine (3.2 ms a
 random and 7.7 ms an aimed 3-ball shot, ~12 events; plus 50 s of numba compilation on
 first use); ratios are against those figures.
 

@@ -1,6 +1,6 @@
 """Helpers for the referee tests: feed protocol lines, read verdicts back, build input lines.
 
-Everything here follows ``shared/spec/referee-protocol.md`` only; nothing in it knows how the
+Everything here follows ``docs/referee-protocol.md`` only; nothing in it knows how the
 referee is implemented. The referee is imported lazily so that the test files collect even
 while ``onered.protocol.referee`` does not exist yet.
 """
@@ -25,7 +25,7 @@ P2 = "Petrov"
 BALLS = ("white", "yellow", "red")
 BOTH_OPTIONS = ["as_they_lie", "from_d"]
 
-#: Call texts fixed by RULES.md decision 13 (English).
+#: Call texts fixed by decision 13 of docs/rules.md (English).
 CALL_EN = {
     "seventy_cannons": "Seventy cannons!",
     "ten_hazards": "Ten hazards!",
@@ -35,7 +35,7 @@ CALL_EN = {
     "foul": "Foul",
 }
 
-# --- table geometry (RULES.md, "Table") -------------------------------------------------------
+# --- table geometry (docs/table.md) -------------------------------------------------------
 
 BAULK_Y = 0.737
 D_CENTRE = (0.889, 0.737)

@@ -1,7 +1,8 @@
-"""One or more tests per clause of section 2 of the rules and per numbered decision of RULES.md.
+"""One or more tests per clause of section 2 of the rules and per decision of docs/rules.md.
 
-Every expected value is worked out by hand from ``shared/rules`` and
-``shared/spec/referee-protocol.md``. Conventions of the helpers (``referee_support``):
+Every expected value is worked out by hand from the rules (``docs/rules.md``, the Russian text
+in ``docs/rules/``) and ``docs/referee-protocol.md``. Conventions of the helpers
+(``referee_support``):
 
 - ``P1`` (Ivanov) won the lag and plays the white; ``P2`` (Petrov) plays the yellow.
 - ``petrov_to_play()``: Ivanov's first stroke hits the red and scores nothing, so Petrov brings
@@ -1332,9 +1333,9 @@ def test_decision_09_red_spotted_in_the_same_stroke_ends_on_the_billiards_spot()
 
 
 def test_decision_09_touching_ball_red_pot_counts_in_red_run() -> None:
-    # RULES.md's example: the red potted from the billiards spot with r = 0, leaving a
-    # touching ball: r = 1 and the red on the billiards spot (2.10); potted again at once:
-    # r = 2, and the red goes to the centre spot (2.7.2). From ivanov_again the red is off
+    # decision 9's example (docs/rules.md): the red potted from the billiards spot with r = 0,
+    # leaving a touching ball: r = 1 and the red on the billiards spot (2.10); potted again at
+    # once: r = 2, and the red goes to the centre spot (2.7.2). From ivanov_again the red is off
     # its spot, so the first pot leaves r = 0 and puts it on the billiards spot.
     white_on_yellow = {"white": [1.2, 2.0], "yellow": [1.2, 2.0525]}
     lines = [*ivanov_again(), pot_red(), pot_red(positions=white_on_yellow), pot_red(placed=IN_D)]

@@ -1,4 +1,4 @@
-"""The referee's readings beyond RULES.md (docs/rules.md), one test each, through the
+"""The referee's readings beyond the decisions (docs/rules.md), one test each, through the
 rules API. Numbers in the names are those of docs/rules.md's list."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The shot protocol (``shared/spec/shot-protocol.md``): input checks, output, and the
+"""The shot protocol (``docs/shot-protocol.md``): input checks, output, and the
 ``onered shot`` command in single, ``--batch`` and ``--svg`` modes."""
 
 from __future__ import annotations
@@ -624,7 +624,7 @@ def test_simultaneous_contact_with_both_object_balls_is_both() -> None:
 
 def test_the_referee_judges_a_simulated_opening_stroke() -> None:
     # Opening stroke: white from the D onto the red on the billiards spot, yellow not yet
-    # on the table (RULES.md 2.3).
+    # on the table (2.3, docs/rules.md).
     start = {"white": [0.889, 0.6], "red": [0.889, 3.245]}
     shot = parse_shot({"balls": start, "cue_ball": "white", "strike": {"speed": 3, "aim": 90}})
     outcome = shot_output(simulate_shot(shot), "white")["outcome"]

@@ -5,7 +5,8 @@ Subpackages, with dependencies pointing one way:
 - ``onered.rules`` — the referee: pure, standard library only.
 - ``onered.table`` — the geometry of a 12 ft table, shared by physics and referee.
 - ``onered.physics`` — the event-based table simulation (knows nothing of the rules).
-- ``onered.protocol`` — the JSON protocols of ``shared/spec`` (referee, shot).
+- ``onered.protocol`` — the JSON protocols (``docs/referee-protocol.md``,
+  ``docs/shot-protocol.md``).
 - ``onered.cli`` — the ``onered`` command.
 """
 

@@ -1,7 +1,7 @@
 """From a simulated shot to the referee's stroke: named queries over the event log.
 
 The physics knows nothing of the rules and the referee knows nothing of the physics; this
-module is the one place where they meet (STYLE.md, "what this suggests" 3). Each query reads
+module is the one place where they meet (by design: dependencies point one way). Each query reads
 the time-ordered event log (and the rest positions where the question is about rest) and
 answers one question the referee protocol asks; :func:`outcome` puts them together into the
 ``outcome`` object of the shot protocol (``docs/shot-protocol.md``), which is a valid referee
@@ -112,7 +112,7 @@ def off_table(events: Iterable[Event]) -> tuple[str, ...]:
 
 def crossed_baulk(events: Iterable[Event], rest: Mapping[str, Vec2 | None], cue: str) -> bool:
     """The cue ball's centre crossed the baulk line moving into baulk and the ball came to
-    rest with its centre in baulk (RULES.md decision 10). A potted cue ball did not; a cue
+    rest with its centre in baulk (decision 10, ``docs/rules.md``). A potted cue ball did not; a cue
     ball that crossed in and then left baulk again did not either (it rests out of baulk)."""
     at = rest.get(cue)
     if at is None or not in_baulk(at):
@@ -125,7 +125,7 @@ def crossed_baulk(events: Iterable[Event], rest: Mapping[str, Vec2 | None], cue:
 
 def touching(rest: Mapping[str, Vec2 | None], cue: str) -> bool:
     """The cue ball came to rest touching another ball: centres within one diameter plus
-    1e-6 m (RULES.md decision 2). A potted cue ball touches nothing."""
+    1e-6 m (decision 2, ``docs/rules.md``). A potted cue ball touches nothing."""
     at = rest.get(cue)
     if at is None:
         return False

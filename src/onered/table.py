@@ -1,4 +1,4 @@
-"""The 12 ft table in the frame of ``shared/rules/RULES.md``, shared by physics and referee.
+"""The 12 ft table in the frame of the rules (``docs/table.md``), shared by physics and referee.
 
 Origin at the bottom-left corner of the playing surface seen from the baulk end; x to the
 right across the table, y up the table towards the top cushion; metres. Only geometry lives
@@ -21,7 +21,7 @@ BALL_RADIUS = BALL_DIAMETER / 2
 BAULK_Y = 0.737
 D_CENTRE = (0.889, 0.737)
 D_RADIUS = 0.292
-#: Tolerance of every geometric comparison the referee makes (RULES.md decision 1).
+#: Tolerance of every geometric comparison the referee makes (decision 1, ``docs/rules.md``).
 EPS = 1e-6
 
 Point = tuple[float, float]

@@ -210,7 +210,7 @@ def test_a_read_only_visitor_cannot_mark(page: Page, server: Server) -> None:
 
 
 def click_table(pg: Any, x: float, y: float) -> None:
-    """Click the table canvas at table point (x, y) (metres, the frame of RULES.md)."""
+    """Click the table canvas at table point (x, y) (metres, the frame of docs/table.md)."""
     box = pg.locator("#table").bounding_box()
     border = 0.045 + 0.08
     scale = box["width"] / (3.569 + 2 * border)

@@ -6,9 +6,9 @@ itself, but whether the ball was played out of baulk it cannot know. The others 
 hit, a push, a jump, feet off the floor, touching a ball) are things a player's body does,
 which the simulation does not model.
 
-The reading (2.6.3–2.6.6 of the original, RULES.md decision 7 as corrected on 2026-12-03):
-from hand, before the cue ball touches a ball in baulk, comes back across the baulk line
-into baulk, or comes to rest in baulk, it must have touched a ball out of baulk or a
+The reading (2.6.3–2.6.6 of the original, decision 7 of ``docs/rules.md`` as corrected on
+2026-12-03): from hand, before the cue ball touches a ball in baulk, comes back across the
+baulk line into baulk, or comes to rest in baulk, it must have touched a ball out of baulk or a
 cushion at a point out of baulk (2.6.3, 2.6.4). Cushions in baulk may be used on the way
 out (2.6.5). So a ball in baulk may not be played directly (2.6.6) — "in baulk" by its
 centre (decision 1), so a ball whose centre is on the line is in baulk however far it

@@ -1,4 +1,4 @@
-"""The lag (2.3.1, RULES.md decision 14), simulated.
+"""The lag (2.3.1, decision 14 of ``docs/rules.md``), simulated.
 
 Both players play from behind the baulk line up the table to the top cushion and back; the
 ball that comes to rest nearest the bottom cushion wins, and its player chooses the order

@@ -1,7 +1,7 @@
 """The game loop's values: what a player sees, what he does, and what the table remembers.
 
 All frozen. Balls are ``onered.rules.Ball`` values and points are ``(x, y)`` in metres in the
-table frame of ``shared/rules/RULES.md``; the physics speaks in ball *names* (plain strings),
+table frame of ``docs/table.md``; the physics speaks in ball *names* (plain strings),
 and only the game loop translates between the two.
 """
 

@@ -1,7 +1,7 @@
 """Physical parameters of balls, cloth, cushions and cue (SI units).
 
-Defaults follow ``shared/design/PHYSICS.md``: snooker balls (R = 26.25 mm, m = 140.6 g), a
-napped cloth (mu_s = 0.2, mu_r = 0.01), pooltool's spin-friction convention
+Defaults (the table's geometry: ``docs/table.md``): snooker balls (R = 26.25 mm, m = 140.6 g),
+a napped cloth (mu_s = 0.2, mu_r = 0.01), pooltool's spin-friction convention
 (mu_sp = 0.444 R: the vertical-axis spin slows by 5 mu_sp g / (2 R) rad/s^2), ball-ball
 restitution 0.95 with Alciatore's speed-dependent ball-ball friction (TP A-14), and the
 cushion model of Han (2005) with e_c = 0.85, f_c = 0.2 and the nose touching the ball at

@@ -19,7 +19,7 @@ Vec3 = tuple[float, float, float]
 
 
 class EventKind(Enum):
-    """Kinds of events in a shot's log (names as in ``shared/spec/shot-protocol.md``)."""
+    """Kinds of events in a shot's log (names as in ``docs/shot-protocol.md``)."""
 
     BALL_BALL = "ball_ball"
     CUSHION = "cushion"  # a straight cushion, or a jaw (then ``cushion == "jaw"``)

@@ -3,7 +3,7 @@
 The AI scores a simulated stroke by its points plus the value of the position it leaves —
 its own, when the visit goes on, or minus the opponent's, when it ends. Simulating the next
 stroke of every candidate would cost a thousand times more, so the value is an estimate
-from geometry, following ``shared/design/GAME-KNOWLEDGE.md``: the best single scoring
+from geometry (the game knowledge of ``docs/players.md``): the best single scoring
 stroke on offer, ``p * (points + continuation)``, with ``p`` the chance that the player's
 execution noise leaves the stroke good, plus a little for a second choice.
 

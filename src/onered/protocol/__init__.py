@@ -1,1 +1,2 @@
-"""The JSON protocols of ``shared/spec``: the referee protocol and the shot protocol."""
+"""The JSON protocols: the referee protocol (``docs/referee-protocol.md``) and the shot
+protocol (``docs/shot-protocol.md``)."""

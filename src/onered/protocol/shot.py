@@ -1,4 +1,4 @@
-"""The shot protocol (``shared/spec/shot-protocol.md``): one simulated stroke as JSON.
+"""The shot protocol (``docs/shot-protocol.md``): one simulated stroke as JSON.
 
 :func:`loads_shot` / :func:`parse_shot` read and check one shot input and return a
 :class:`ShotInput` or raise :class:`ShotProtocolError` with a message naming the field and

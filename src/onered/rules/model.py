@@ -61,7 +61,7 @@ class FoulCode(Enum):
 
 
 class CallCode(Enum):
-    """The referee's announcements (RULES.md decision 13)."""
+    """The referee's announcements (decision 13, ``docs/rules.md``)."""
 
     __hash__ = object.__hash__  # members are singletons; Enum's own hash is slow
 
@@ -264,7 +264,7 @@ class GameState:
     ``table`` maps each ball on the table to its known centre, or ``None`` when it is on the
     table at a place the referee was not told. A ball not in ``table`` is off it: a cue ball in
     hand, or (briefly) a red about to be spotted. ``red_spot`` is the spot the red stands on,
-    as far as the referee knows (RULES.md decision 5).
+    as far as the referee knows (decision 5, ``docs/rules.md``).
     """
 
     match: Match

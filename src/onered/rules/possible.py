@@ -9,8 +9,9 @@ interface turns into words.
 :func:`possible` says which parts of a stroke the referee would accept now (the same checks
 as the referee's "invalid stroke" errors: a ball that is not on the table cannot be hit,
 potted or cannoned, a player's own ball is never potted — it goes in-off). :func:`aim_warning`
-reads a straight aim from hand (2.6.6, RULES.md decision 7: a ball in baulk may not be struck
-directly): it follows the cue ball's centre line to the first ball or cushion it reaches.
+reads a straight aim from hand (2.6.6, decision 7 of ``docs/rules.md``: a ball in baulk may
+not be struck directly): it follows the cue ball's centre line to the first ball or cushion it
+reaches.
 Standard library only, like the rest of ``onered.rules``.
 """
 

@@ -2,8 +2,9 @@
 
 ``start(match)`` gives the opening state; ``judge(state, stroke)`` and ``choose(state,
 option)`` each return the next state and the verdict. Nothing here knows of physics, JSON or
-display text. Clause numbers refer to ``shared/rules/snooker-1-red.rules.ru.txt``; "decision N"
-to the decisions listed in ``shared/rules/RULES.md``; further readings are in ``docs/rules.md``.
+display text. Clause numbers refer to the rules' Russian text,
+``docs/rules/snooker-1-red.rules.ru.txt``; "decision N" to the decisions listed in
+``docs/rules.md``, which also holds the further readings.
 """
 
 from __future__ import annotations
