@@ -13,9 +13,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from onered.coach import AdviceError
-from onered.coach.position import position_before, position_from_json, position_json
+from onered.coach.position import (
+    position_before,
+    position_from_json,
+    position_from_text,
+    position_json,
+)
 from onered.game.record import read_record
 from onered.rules import Ball
+from onered.rules import position as written
 
 coord = st.tuples(
     st.floats(min_value=0.05, max_value=1.7, allow_nan=False),
@@ -54,6 +60,8 @@ def test_the_json_form_reads_back_equal(obj: dict[str, Any]) -> None:
     position = position_from_json(obj)
     assert position_json(position.state) == obj
     assert position_from_json(json.loads(json.dumps(obj))) == position
+    # the JSON form and the written form say the same
+    assert position_from_text(written.write(position.state)) == position
 
 
 def test_the_striker_without_his_ball_plays_from_hand() -> None:

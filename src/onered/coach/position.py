@@ -31,7 +31,7 @@ from onered.protocol.referee import RefereeSession
 from onered.rules import Ball, Counters, GameState, Match, RulesError
 from onered.rules import position as written
 from onered.rules.model import CANNON_LIMIT, HAZARD_LIMIT
-from onered.rules.referee import RED_ON_SPOT_TOLERANCE, RED_SPOTS
+from onered.rules.referee import red_spot_at
 from onered.table import Point
 
 _BALLS = {b.value: b for b in Ball}
@@ -65,13 +65,6 @@ def point_from_json(value: Any, where: str) -> Point:
     ):
         raise AdviceError(f"{where}: expected [x, y] in metres, got {_show(value)}")
     return (float(value[0]), float(value[1]))
-
-
-def _red_spot(p: Point) -> Any:
-    for spot in RED_SPOTS:
-        if math.dist(p, spot.point) <= RED_ON_SPOT_TOLERANCE:
-            return spot
-    return None
 
 
 def position_from_json(obj: Any) -> Position:
@@ -152,7 +145,7 @@ def position_from_json(obj: Any) -> Position:
         to_play=striker,
         break_=brk,
         counters=counters,
-        red_spot=_red_spot(red),
+        red_spot=red_spot_at(red),
         baulk_met=brk // 100 if crossed else brk // 100 - 1,
     )
     try:

@@ -263,7 +263,9 @@ def _scoring(stroke: Stroke, me: Ball) -> tuple[tuple[ScoreKind, int], ...]:
     return tuple(parts)
 
 
-def _red_spot_at(point: Point) -> Spot | None:
+def red_spot_at(point: Point) -> Spot | None:
+    """The spot the red stands on when its centre is at ``point`` (within
+    :data:`RED_ON_SPOT_TOLERANCE`), or ``None``."""
     for spot in RED_SPOTS:
         sx, sy = spot.point
         if math.hypot(point[0] - sx, point[1] - sy) <= RED_ON_SPOT_TOLERANCE:
@@ -331,7 +333,7 @@ def judge(state: GameState, stroke: Stroke) -> tuple[GameState, Verdict]:
     if Ball.RED in gone:
         red_spot = None
     elif positions is not None and Ball.RED in positions:
-        red_spot = _red_spot_at(positions[Ball.RED])
+        red_spot = red_spot_at(positions[Ball.RED])
     else:
         red_spot = None if touched_red else state.red_spot
     layout = _Layout(after, frozenset() if positions is not None else stroke.occupied)
