@@ -53,14 +53,11 @@ from gymnasium import spaces
 
 from onered.game.loop import placement_problem
 from onered.game.model import Action
-from onered.physics.cue import MAX_SPEED, MAX_TIP_OFFSET
+from onered.physics.cue import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET, MIN_SPEED
 from onered.physics.types import Strike
-from onered.players.strength import MIN_SPEED, clamp_strike
+from onered.players.strength import clamp_strike
 from onered.rules import Ball, GameState, Option, Spot
 from onered.table import BALL_DIAMETER, BAULK_Y, D_CENTRE, D_RADIUS, EPS, Point
-
-#: The cue's elevation ranges over [0, 90] degrees (``onered.physics.cue`` checks it).
-MAX_ELEVATION = 90.0
 
 ACTION_NAMES: tuple[str, ...] = (
     "aim",

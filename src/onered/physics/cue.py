@@ -27,10 +27,31 @@ from onered.physics.errors import PhysicsInputError
 from onered.physics.params import Params
 from onered.physics.types import Launch, Strike
 
+# The limits of a strike, defined here once for every layer: the engine checks them, the
+# shot protocol, the players, the environments and the web app use them, and the front end
+# receives them from the server (:func:`strike_limits`).
+
 #: Launch speeds (m/s) the engine accepts: (0, MAX_SPEED].
 MAX_SPEED = 10.0
+#: The slowest stroke a player or a front end offers (m/s); the engine accepts any positive
+#: speed, but slower strokes barely move the ball.
+MIN_SPEED = 0.05
 #: The tip must touch the ball within this fraction of its radius from the centre.
 MAX_TIP_OFFSET = 0.8
+#: The cue's elevation (degrees): level with the cloth up to vertical.
+MIN_ELEVATION = 0.0
+MAX_ELEVATION = 90.0
+
+
+def strike_limits() -> dict[str, float]:
+    """The strike limits as a JSON-ready mapping, for a front end (the web app's table)."""
+    return {
+        "min_speed": MIN_SPEED,
+        "max_speed": MAX_SPEED,
+        "max_tip_offset": MAX_TIP_OFFSET,
+        "min_elevation": MIN_ELEVATION,
+        "max_elevation": MAX_ELEVATION,
+    }
 
 
 def _check_strike(strike: Strike) -> None:
@@ -50,9 +71,10 @@ def _check_strike(strike: Strike) -> None:
             f"strike tip offset (side {strike.side!r}, height {strike.height!r}) lies "
             f"{offset:.4g} R from the centre; it must be within {MAX_TIP_OFFSET} R"
         )
-    if not 0 <= strike.elevation <= 90:
+    if not MIN_ELEVATION <= strike.elevation <= MAX_ELEVATION:
         raise PhysicsInputError(
-            f"strike.elevation must lie in [0, 90] degrees, got {strike.elevation!r}"
+            f"strike.elevation must lie in [{MIN_ELEVATION:g}, {MAX_ELEVATION:g}] degrees, "
+            f"got {strike.elevation!r}"
         )
 
 

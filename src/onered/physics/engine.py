@@ -101,6 +101,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from onered import table as _table
 from onered.physics._engine import Context
+from onered.physics.cue import MAX_SPEED
 from onered.physics.errors import PhysicsError, PhysicsInputError
 from onered.physics.geometry import Line, TableSpec
 from onered.physics.params import Params
@@ -113,8 +114,7 @@ if TYPE_CHECKING:
 EVENT_KINDS: tuple[EventKind, ...] = tuple(EventKind)
 #: Baulk-line directions by code (0: not a baulk-line event).
 DIRECTIONS: tuple[str | None, ...] = (None, "in", "out")
-#: Largest launch speed accepted (m/s), and largest spin surface speed R|w| (m/s).
-MAX_SPEED = 10.0
+#: Largest spin surface speed R|w| (m/s) accepted; the largest launch speed is the cue's.
 MAX_SPIN_SPEED = 25.0
 #: Bumped whenever the engine's results change for some input (part of the replay fingerprint).
 ENGINE_VERSION = 2

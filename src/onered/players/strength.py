@@ -22,12 +22,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 
-from onered.physics.cue import MAX_SPEED, MAX_TIP_OFFSET
+from onered.physics.cue import MAX_SPEED, MAX_TIP_OFFSET, MIN_SPEED
 from onered.physics.types import Strike
-
-#: The slowest stroke a player delivers (m/s); the cue action's upper limits are the
-#: engine's (``onered.physics.cue``).
-MIN_SPEED = 0.05
 
 
 @dataclass(frozen=True, slots=True)

@@ -48,6 +48,7 @@ from onered.physics import (
     simulate_batch,
     strike_to_launch,
 )
+from onered.physics.cue import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET, MIN_ELEVATION
 from onered.physics.types import Event, Launch, ShotResult, Strike
 from onered.protocol.json_fields import (
     ProtocolError,
@@ -65,10 +66,6 @@ Point = tuple[float, float]
 #: Ball names of the referee protocol, and the two that can be a cue ball.
 BALL_NAMES: tuple[str, ...] = tuple(ball.value for ball in Ball)
 CUE_BALLS: tuple[str, ...] = (Ball.WHITE.value, Ball.YELLOW.value)
-#: Launch speed of a strike (m/s): more than 0, at most this.
-MAX_SPEED = 10.0
-#: The tip must hit within this fraction of the radius from the ball's centre.
-MAX_TIP_OFFSET = 0.8
 #: Slack on the tip-offset and angle limits for decimal inputs such as (0.48, 0.64).
 _LIMIT_SLACK = 1e-9
 #: What ``params`` may set: every field of the engine's ``Params``.
@@ -248,9 +245,10 @@ def _strike(value: object) -> Strike:
             f"(of R), got {offset:.6g} (side {side:g}, height {height:g})"
         )
     elevation = _optional_number(raw, "elevation", "strike")
-    if not 0 <= elevation <= 90:
+    if not MIN_ELEVATION <= elevation <= MAX_ELEVATION:
         raise ShotProtocolError(
-            f"strike.elevation: must be between 0 and 90 degrees, got {show(raw['elevation'])}"
+            f"strike.elevation: must be between {MIN_ELEVATION:g} and {MAX_ELEVATION:g} "
+            f"degrees, got {show(raw['elevation'])}"
         )
     return Strike(speed=speed, aim=aim, side=side, height=height, elevation=elevation)
 
