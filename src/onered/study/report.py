@@ -67,7 +67,7 @@ def plot_progression(spec: GamesSpec, strokes: pd.DataFrame, folder: Path) -> st
                 np.mean(curves, axis=0),
                 color=COLOURS[name],
                 linewidth=2.2,
-                label=f"{_label(spec, name)}: mean",
+                label=f"{_label(spec, name)}: mean (a game over keeps its score)",
             )
     ax.axhline(spec.target, color="#555", linestyle=":", linewidth=1, label=f"target {spec.target}")
     ax.set_xlabel("stroke")

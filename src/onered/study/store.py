@@ -2,7 +2,8 @@
 
 Layout of ``DIR``::
 
-    spec.json            the study (kind, settings, seed); a resumed study must match it
+    spec.json            the study (kind, settings, seed) and the engine's fingerprint; a
+                         resumed study must match it
     parts/000017/        task 17's rows: one Parquet file per table and task.json (where
                          and how long it ran); written to a temporary folder first and
                          renamed into place, so a part is either whole or absent
@@ -169,7 +170,7 @@ class Folder:
     def open(self) -> None:
         """Create the folder, or check that the study written there is this one; remove
         the temporary leftovers of a killed run."""
-        data = to_json(self.spec)
+        data = {**to_json(self.spec), "engine": engine()}
         spec_file = self.path / SPEC
         if self.path.exists() and not self.path.is_dir():
             raise StudyError(f"--out: {self.path} exists and is not a folder")
@@ -255,6 +256,15 @@ class Folder:
             pq.write_table(table, tmp)
             os.replace(tmp, self.path / f"{name}.parquet")
         return tables
+
+
+def engine() -> str:
+    """The physics engine's fingerprint on the default table (``onered.game.simulator``):
+    parts written by another engine are not mixed with this one's."""
+    from onered.game.simulator import fingerprint
+    from onered.physics import Params, TableSpec
+
+    return fingerprint(Params(), TableSpec())
 
 
 def _write_atomic(path: Path, text: str) -> None:
