@@ -125,6 +125,15 @@ def test_another_studys_folder_is_refused(games: StudyResult) -> None:
         run_study(replace(SMALL_GAMES, games=5), games.folder)
 
 
+def test_a_folder_written_by_another_physics_engine_is_refused(tmp_path: Path) -> None:
+    run_study(SMALL_SHOTS, tmp_path, jobs=1, report=False)
+    spec_file = tmp_path / "spec.json"
+    data = json.loads(spec_file.read_text(encoding="utf-8"))
+    spec_file.write_text(json.dumps({**data, "engine": "0123456789abcdef"}), encoding="utf-8")
+    with pytest.raises(StudyError, match="engine: '0123456789abcdef' there"):
+        run_study(SMALL_SHOTS, tmp_path, jobs=1)
+
+
 def test_a_folder_that_holds_no_study_is_refused(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("mine", encoding="utf-8")
     with pytest.raises(StudyError, match="is not empty and holds no study"):

@@ -62,17 +62,28 @@ def configure(parser: argparse.ArgumentParser) -> None:
         description="One shot (a pot or an in-off of the red into --pocket) from every "
         "position of a grid, played --samples times with --player's execution noise.",
     )
-    shots.add_argument("--shot", choices=("pot", "in-off"), default="pot")
-    shots.add_argument("--pocket", choices=POCKET_NAMES, default="top_right")
+    shots.add_argument(
+        "--shot", choices=("pot", "in-off"), default="pot", help="pot or in-off the red (pot)"
+    )
+    shots.add_argument(
+        "--pocket",
+        choices=POCKET_NAMES,
+        default="top_right",
+        metavar="POCKET",
+        help=f"the pocket: {', '.join(POCKET_NAMES)} (default top_right)",
+    )
     shots.add_argument(
         "--vary", choices=("object", "cue"), default="object", help="the ball on the grid"
     )
     shots.add_argument(
         "--at", default="0.889,1.7845", metavar="X,Y", help="the other ball (default centre spot)"
     )
-    shots.add_argument("--grid", default="12x14", metavar="NXxNY", help="columns x rows")
+    shots.add_argument("--grid", default="12x14", metavar="NXxNY", help="columns x rows (12x14)")
     shots.add_argument(
-        "--region", default="0.1,1.678,1.95,3.45", metavar="X0,X1,Y0,Y1", help="the grid's area"
+        "--region",
+        default="0.1,1.678,1.95,3.45",
+        metavar="X0,X1,Y0,Y1",
+        help="the grid's area, metres (default: the top half, inside the cushions)",
     )
     shots.add_argument("--player", default="ai:amateur", help="whose noise (default ai:amateur)")
     shots.add_argument("--samples", type=int, default=200, help="strokes per position (200)")
