@@ -105,6 +105,24 @@ def test_a_sweep_has_a_value_column_and_its_plots(tmp_path: Path) -> None:
     assert (tmp_path / "report" / "sweep.png").exists()
 
 
+def test_a_failing_task_is_named_and_the_others_are_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import onered.study.work as work
+
+    real = work.run_task
+
+    def failing(spec: object, index: int) -> object:
+        if index == 2:
+            raise ZeroDivisionError("boom")
+        return real(spec, index)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(work, "run_task", failing)  # the forked workers inherit it
+    with pytest.raises(StudyError, match=r"task 2 failed: ZeroDivisionError: boom; \d of 9 tasks"):
+        run_study(SMALL_SHOTS, tmp_path, jobs=1)
+    assert Folder(tmp_path, SMALL_SHOTS).done() == {0, 1}
+
+
 def test_a_part_written_reads_back_equal(tmp_path: Path) -> None:
     folder = Folder(tmp_path, SMALL_SHOTS)
     folder.open()

@@ -32,7 +32,12 @@ def execute(spec: Spec, index: int, node: str | None = None) -> Done:
     from onered.study.work import run_task
 
     t0 = time.perf_counter()
-    rows = run_task(spec, index)
+    try:
+        rows = run_task(spec, index)
+    except StudyError:
+        raise
+    except Exception as exc:  # any failure of a task reaches the study as one named error
+        raise StudyError(f"task {index} failed: {type(exc).__name__}: {exc}") from None
     where = {
         "node": node or platform.node(),
         "process": os.getpid(),

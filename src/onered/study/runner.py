@@ -137,6 +137,13 @@ def _run_tasks(
         runner.stop()
         bar.close()
         raise StudyInterruptedError(folder.path, done, total) from None
+    except Exception as exc:  # a failed task (Ray wraps it in its own error type)
+        runner.stop()
+        bar.close()
+        cause = exc if isinstance(exc, StudyError) else f"{type(exc).__name__}: {exc}"
+        raise StudyError(
+            f"{cause}; {done} of {total} tasks are done and kept in {folder.path}"
+        ) from None
     finally:
         bar.close()
 
