@@ -592,6 +592,8 @@ async function makeSeats(player) {
 }
 
 async function refreshClub() {
+  // seats and take-back requests are for two people; against the computer nothing to ask
+  if (view && !view.match.players.every((n) => !isAI(n))) return;
   try {
     club = await api("GET", `/api/games/${id}/club`);
   } catch (e) {
