@@ -1,9 +1,9 @@
-# The two commands of the README: `make run` and `make test`.
+# The commands of the README: `make run`, `make test`, and `make check` for everyday work.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run referee test bench clean
+.PHONY: run referee check test bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,13 +20,25 @@ referee: $(BIN)/python
 	$(BIN)/python -m pip install --quiet .
 	$(BIN)/onered referee --summary examples/century-break.jsonl
 
-## Install the test tools and run the quality gates and the whole test suite.
+# The test tools, installed again only when pyproject.toml changes.
+$(VENV)/.test-tools: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@
+
+## Everyday work: the quality gates and the fast tier of the tests (neither `slow` nor
+## `browser`), in well under a minute; `make test` is the full run.
+check: $(VENV)/.test-tools
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/mypy
+	$(BIN)/python -m pytest -q -m "not slow and not browser"
+
+## Install the test tools and run the quality gates and the whole test suite (CI).
 test: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -m "slow or not slow"  # everything, the slow long-game runs included
+	$(BIN)/python -m pytest -m "slow or not slow"  # every tier: slow and browser tests included
 
 bench: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'

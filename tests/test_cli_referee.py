@@ -259,6 +259,7 @@ IDS = [case[0] for case in ERROR_CASES]
 
 def test_error_case_ids_are_unique() -> None:
     assert len(IDS) == len(set(IDS))
+    assert set(COMMAND_CASES) <= set(IDS)
 
 
 @pytest.mark.parametrize(("lines", "n"), [case[1:] for case in ERROR_CASES], ids=IDS)
@@ -267,7 +268,25 @@ def test_error_in_process(lines: list[Any], n: int) -> None:
     assert "Traceback" not in judged.err
 
 
-@pytest.mark.parametrize(("lines", "n"), [case[1:] for case in ERROR_CASES], ids=IDS)
+#: The command's wiring, one case of each kind (not JSON, a wrong field, a broken rule, the
+#: match line missing, blank lines counted): every case is judged in process above, and the
+#: command adds no checks of its own, so running all of them again in subprocesses (102
+#: interpreter starts) would test nothing more.
+COMMAND_CASES = [
+    "not_json",
+    "target_nan",
+    "first_hit_own_ball",
+    "stroke_after_the_end",
+    "blank_line_before_missing_match",
+    "blank_lines_between_verdicts",
+]
+
+
+@pytest.mark.parametrize(
+    ("lines", "n"),
+    [case[1:] for case in ERROR_CASES if case[0] in COMMAND_CASES],
+    ids=[name for name in IDS if name in COMMAND_CASES],
+)
 def test_error_from_the_command(lines: list[Any], n: int) -> None:
     result = command("referee", stdin=as_text(lines))
     assert result.returncode == 2, result.stderr

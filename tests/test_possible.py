@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from onered.game.fouls import Touch, bad_from_hand_touches
@@ -155,8 +155,7 @@ def test_the_warning_agrees_with_the_decision_7_reading_of_the_first_touch(
     """The straight line's first touch, read by onered.game.fouls: a foul exactly when it is
     a ball in baulk (a cushion first is no direct stroke, and not warned of)."""
     state = _in_hand_with((rx, ry))
-    if math.hypot(rx - cx, ry - cy) < 0.06:
-        return  # the cue ball would stand on the red
+    assume(math.hypot(rx - cx, ry - cy) >= 0.06)  # else the cue ball would stand on the red
     first = first_ball_ahead(state, (cx, cy), aim)
     warned = aim_warning(state, (cx, cy), aim) is not None
     if first is None:

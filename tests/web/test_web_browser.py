@@ -30,6 +30,9 @@ SHOTS = Path(os.environ.get("ONERED_SCREENSHOTS", REPO / "out" / "screenshots"))
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
+#: Every test here drives chromium: left out of ``make check`` (``-m "not browser"``).
+pytestmark = pytest.mark.browser
+
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
