@@ -171,3 +171,13 @@ def test_the_stroke_played_is_weighed_with_the_same_draws() -> None:
 def test_a_stroke_played_from_a_wrong_place_is_named() -> None:
     with pytest.raises(AdviceError, match="played: "):
         advise(position(OPEN), "beginner", samples=10, played=Action(Strike(1.0, 90.0), (0.9, 0.6)))
+
+
+def test_with_the_foul_option_open_the_balls_are_advised_on_as_they_lie() -> None:
+    from onered.coach.position import position_from_text
+
+    text = 'W0.6,2.2/Y0.4,1.2/R1.5,3.0 W 10:4 0 0/0/0 - - option 5 100 0:0 WY ["A","B"]'
+    pending = position_from_text(text)
+    assert pending.state.choice_pending
+    advice = advise(pending, "beginner", samples=10, count=2)
+    assert advice.suggestions[0].paths[Ball.WHITE][0] == pytest.approx(OPEN[Ball.WHITE])
