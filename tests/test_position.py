@@ -5,6 +5,7 @@ that names the field (never a traceback)."""
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -186,6 +187,17 @@ def test_check_refuses_states_the_referee_cannot_be_in() -> None:
     touching_red = replace(good, table={**good.table, Ball.RED: Spot.CENTRE.point})
     with pytest.raises(PositionError, match="red stands on the pyramid spot"):
         check(touching_red)
+    for field, value, message in [
+        ("to_play", 2, "to_play: expected player 0 or 1"),
+        ("winner", 3, "the winner must be player 0 or 1"),
+        ("score", (90, -1), "score: expected two whole numbers"),
+        ("break_", 86.0, "break: expected a whole number"),
+        ("counters", Counters(0, -1, 0), "counters: expected whole numbers"),
+        ("baulk_met", 5, "does not fit the break of 86"),
+        ("table", {**good.table, Ball.WHITE: (math.nan, 1.0)}, "the white: expected (x, y)"),
+    ]:
+        with pytest.raises(PositionError, match=re.escape(message)):
+            check(replace(good, **{field: value}))
 
 
 @SETTINGS

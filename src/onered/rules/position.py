@@ -313,6 +313,7 @@ def check(state: GameState) -> None:
         opening = start(match)
     except RulesError as exc:
         raise PositionError(f"position: {exc}") from None
+    _check_types(state)
     _check_table(state)
     _check_numbers(state)
     if state.stroke_no == 0 and state != opening:
@@ -320,6 +321,48 @@ def check(state: GameState) -> None:
             "stroke",
             "0 is the opening (the red on the billiards spot, both cue balls in hand, the "
             f"first named player to play, the score at the handicap): got {write(state)!r}",
+        )
+
+
+def _is_count(value: object) -> bool:
+    return type(value) is int and value >= 0
+
+
+def _check_types(state: GameState) -> None:
+    """The fields hold values of their types (a state built in code may not)."""
+    if state.to_play not in (0, 1) or type(state.to_play) is not int:
+        raise _fail("to_play", f"expected player 0 or 1, got {state.to_play!r}")
+    if state.winner is not None and (state.winner not in (0, 1) or type(state.winner) is not int):
+        raise _fail("status", f"the winner must be player 0 or 1, got {state.winner!r}")
+    if not (len(state.score) == 2 and all(_is_count(s) for s in state.score)):
+        raise _fail("score", f"expected two whole numbers of at least 0, got {state.score!r}")
+    for name, value in (("break", state.break_), ("stroke", state.stroke_no)):
+        if not _is_count(value):
+            raise _fail(name, f"expected a whole number of at least 0, got {value!r}")
+    counters = state.counters
+    if not all(_is_count(c) for c in (counters.cannons, counters.hazards, counters.red_run)):
+        raise _fail("counters", f"expected whole numbers of at least 0, got {counters!r}")
+    if state.red_spot is not None and state.red_spot not in RED_SPOTS:
+        raise _fail("red", f"the red stands on a red spot or on none, got {state.red_spot!r}")
+    if type(state.red_fallback) is not bool or type(state.choice_pending) is not bool:
+        raise _fail("red", "red_fallback and choice_pending are true or false")
+    if type(state.baulk_met) is not int or state.baulk_met < -1:
+        raise _fail("baulk", f"expected a hundred of the break or -1, got {state.baulk_met!r}")
+    for ball, at in state.table.items():
+        if not isinstance(ball, Ball):
+            raise _fail("table", f"expected balls, got {ball!r}")
+        if at is not None and not (
+            isinstance(at, tuple)
+            and len(at) == 2
+            and all(isinstance(c, int | float) and math.isfinite(c) for c in at)
+        ):
+            raise _fail("table", f"the {ball.value}: expected (x, y) or None, got {at!r}")
+    brk = state.break_
+    expected = brk // 100 if brk % 100 >= 80 else brk // 100 - 1
+    if state.baulk_met not in (expected, brk // 100 - 1):
+        raise _fail(
+            "baulk",
+            f"the crossing made in hundred {state.baulk_met} does not fit the break of {brk}",
         )
 
 
