@@ -61,3 +61,27 @@ def test_actions_of_the_wrong_shape_are_an_error() -> None:
 def test_bad_number_of_tables_is_an_error() -> None:
     with pytest.raises(ValueError, match="num_envs"):
         SnookerOneRedVectorEnv(num_envs=0)
+
+
+def test_strokes_from_one_position_share_one_engine_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Four tables at the opening, the agents placing at the same point: their four
+    strokes are one engine call; the opponents' replies, each from its own position, one
+    call each."""
+    import onered.env.lean as lean
+
+    calls: list[int] = []
+    real = lean.simulate_compact
+
+    def counting(balls, cue, launches, params, table):  # type: ignore[no-untyped-def]
+        calls.append(len(launches))
+        return real(balls, cue, launches, params, table)
+
+    env = SnookerOneRedVectorEnv(num_envs=4, agent_first=True, target=50)
+    env.reset(seed=0)
+    monkeypatch.setattr(lean, "simulate_compact", counting)
+    actions = np.zeros((4, 8), dtype=np.float32)
+    actions[:, 0] = np.linspace(-0.9, 0.9, 4)  # four aims, one placement
+    actions[:, 1] = -0.95  # slow: no table scores, every opponent replies
+    env.step(actions)
+    assert calls[0] == 4
+    assert sum(calls) == 4 + len(calls) - 1
