@@ -86,7 +86,7 @@ def test_a_new_marked_match(api: Api) -> None:
         ({"players": [P1, P1]}, "players: the two names must differ"),
         ({"players": [P1, "   "]}, "players[1]: a name must not be empty"),
         ({"players": [P1, "x" * 41]}, "players[1]: a name has at most 40 characters"),
-        ({"players": [P1, P2], "target": 0}, "target: Input should be greater than or equal to 1"),
+        ({"players": [P1, P2], "target": 0}, "target: must be a whole number from 1 to 100000"),
         ({"players": [P1, P2], "target": "many"}, "target: Input should be a valid integer"),
         ({"players": [P1, P2], "mode": "golf"}, "mode: Input should be 'mark' or 'play'"),
         ({"players": [P1, P2], "colour": "blue"}, "colour: Extra inputs are not permitted"),

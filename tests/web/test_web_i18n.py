@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from onered.game import validate
 from onered.rules import Ball, CallCode, FoulCode, Option, ScoreKind
 from onered.table import Spot
 from onered.texts import Lang
@@ -73,11 +74,12 @@ def test_no_label_is_left_unused() -> None:
     assert sorted(set(i18n.UI) - used_keys()) == []
 
 
-def test_every_error_code_the_server_sends_has_a_text_in_both_languages() -> None:
-    app = (STATIC.parent / "app.py").read_text(encoding="utf-8")
-    codes = set(re.findall(r'ApiError\(\s*\d+,[^()]*?(?:\([^()]*\)[^()]*?)*, "(\w+)"\)', app))
-    codes |= {"network", "timeout"}  # the page's own: no answer at all, or none in time
-    assert {"ai_failed", "server", "stale", "over"} <= codes
+def test_every_error_code_of_the_game_core_has_a_text_in_both_languages() -> None:
+    """The codes of a refused name, target or table (the web's own codes are scanned by
+    test_web_club_i18n)."""
+    source = (Path(validate.__file__)).read_text(encoding="utf-8")
+    codes = set(re.findall(r'ValidationError\(\s*\w+,\s*"(\w+)"', source))
+    assert {"name_empty", "name_long", "name_chars", "names_same", "target", "physics"} <= codes
     for code in codes:
         texts = i18n.UI[f"error.{code}"]
         assert texts[Lang.RU]

@@ -1,0 +1,194 @@
+"""Reading and creating games: health, labels, the table, the list, one game, exports,
+a new game, an import."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+
+from onered import __version__
+from onered.game import validate
+from onered.physics import TableSpec
+from onered.rules import Ball, Match, RulesError
+from onered.table import BALL_RADIUS, BAULK_Y, D_CENTRE, D_RADIUS, LENGTH, SPOT_POINTS, WIDTH
+from onered.texts import Lang
+from onered.web import i18n, play
+from onered.web import record as rec
+from onered.web.errors import ApiError
+from onered.web.games import GamesDep, list_item, urls
+from onered.web.models import NewGame, NewMode, Opponent
+from onered.web.store import Mode
+
+#: Largest imported file.
+MAX_IMPORT_BYTES = 16 * 1024 * 1024
+
+router = APIRouter()
+
+
+def table_json() -> dict[str, Any]:
+    """The table the pages draw, to scale (metres, the frame of docs/rules.md)."""
+    geo = TableSpec().geometry()
+    pockets = [
+        {
+            "name": p.name,
+            "jaws": [list(p.jaw_points[0]), list(p.jaw_points[1])],
+            "fall": list(p.fall_centre),
+            "fall_radius": p.fall_radius,
+        }
+        for p in geo.pockets
+    ]
+    return {
+        "width": WIDTH,
+        "length": LENGTH,
+        "ball_radius": BALL_RADIUS,
+        "baulk_y": BAULK_Y,
+        "d": {"centre": list(D_CENTRE), "radius": D_RADIUS},
+        "spots": {s.value: list(p) for s, p in SPOT_POINTS.items()},
+        "pockets": pockets,
+    }
+
+
+def invalid(exc: validate.ValidationError) -> ApiError:
+    """A refused name, target or table, as the API answers it."""
+    return ApiError(422, str(exc), exc.code, exc.params)
+
+
+@router.get("/api/health")
+def health(request: Request) -> dict[str, Any]:
+    return {"ok": True, "version": __version__, "games": request.app.state.store.count()}
+
+
+@router.get("/api/i18n/{lang}")
+def labels(lang: Lang) -> dict[str, Any]:
+    """Every label and call of the pages in one language."""
+    return i18n.bundle(lang)
+
+
+@router.get("/api/table")
+def table() -> dict[str, Any]:
+    return table_json()
+
+
+@router.get("/api/games")
+def list_games(
+    games: GamesDep,
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> dict[str, Any]:
+    return {
+        "games": [list_item(r) for r in games.store.games(limit, offset)],
+        "total": games.store.count(),
+    }
+
+
+@router.get("/api/games/{game_id}")
+def get_game(
+    game_id: str,
+    games: GamesDep,
+    since: Annotated[int | None, Query(ge=0)] = None,
+    revision: Annotated[int | None, Query(ge=0)] = None,
+) -> dict[str, Any]:
+    """The game: state, last verdict, and the log of lines from ``since`` (with
+    ``revision``, the revision the client has: only what changed since is sent)."""
+    return games.view_since(game_id, since, revision)
+
+
+def _download(text: str, filename: str) -> Any:
+    from fastapi.responses import PlainTextResponse
+
+    return PlainTextResponse(
+        text,
+        media_type="application/x-ndjson; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+    )
+
+
+@router.get("/api/games/{game_id}/export.jsonl")
+def export_jsonl(game_id: str, games: GamesDep) -> Any:
+    """The referee protocol's lines of the game."""
+    _, game = games.replay(game_id)
+    return _download(rec.export_jsonl(game), f"onered-{game_id}.jsonl")
+
+
+@router.get("/api/games/{game_id}/record.jsonl")
+def export_record(game_id: str, games: GamesDep) -> Any:
+    """The game record of the game."""
+    row, game = games.replay(game_id)
+    entrants = row.settings.get("entrants", {})
+    text = rec.export_record(game, entrants if isinstance(entrants, dict) else {})
+    return _download(text, f"onered-{game_id}.record.jsonl")
+
+
+@router.post("/api/games", status_code=201)
+def new_game(body: NewGame, games: GamesDep) -> dict[str, Any]:
+    """A new game, marked or played; the answer carries its secret (shown once)."""
+    try:
+        names = validate.names(body.players)
+        target = validate.target(body.target)
+    except validate.ValidationError as exc:
+        raise invalid(exc) from None
+    order = names if body.breaker == 0 else (names[1], names[0])
+    first_ball = Ball(body.breaker_ball.value)
+    second_ball = Ball.YELLOW if first_ball is Ball.WHITE else Ball.WHITE
+    match = Match(target=target, players=order, balls=(first_ball, second_ball))
+    entrants = dict.fromkeys(names, play.HUMAN)
+    if body.mode is NewMode.PLAY and body.opponent is Opponent.AI:
+        entrants[names[1]] = play.ai_entrant(body.strength)
+    try:
+        if body.mode is NewMode.PLAY:
+            first: dict[str, Any] = play.match_line(match, entrants)
+        else:
+            rec.new_match(match.target, match.players, match.balls)
+            first = rec.match_line(match)
+        game = rec.replay_objects([first])
+    except (RulesError, rec.RecordError) as exc:
+        raise ApiError(422, str(exc)) from None
+    mode = Mode.PLAY if body.mode is NewMode.PLAY else Mode.MARK
+    game_id, token = games.store.create(
+        mode, [rec.dumps_line(first)], {"entrants": entrants}, rec.summary_json(game)
+    )
+    row = games.row(game_id)
+    return {
+        "id": game_id,
+        "token": token,
+        "urls": urls(game_id, mode),
+        "game": games.view(row, game, 0),
+    }
+
+
+@router.post("/api/import", status_code=201)
+async def import_game(request: Request, games: GamesDep) -> dict[str, Any]:
+    """A game file: the referee protocol's JSON Lines, or a game record."""
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_IMPORT_BYTES:
+            raise ApiError(413, f"file: too large (at most {MAX_IMPORT_BYTES} bytes)")
+        chunks.append(chunk)
+    try:
+        text = b"".join(chunks).decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ApiError(422, f"file: not UTF-8 text ({exc.reason})") from None
+    try:
+        objects = rec.parse_file(text)
+        game = rec.replay_objects(objects)
+    except rec.RecordError as exc:
+        raise ApiError(422, f"file: {exc}") from None
+    raw_entrants = game.entries[0].line.get("entrants")
+    entrants = (
+        {str(k): str(v) for k, v in raw_entrants.items()}
+        if isinstance(raw_entrants, dict)
+        else dict.fromkeys(game.players, play.HUMAN)
+    )
+    lines = [rec.dumps_line(e.line) for e in game.entries]
+    mode = Mode.PLAY if play.playable(game) else Mode.IMPORT
+    game_id, token = games.store.create(mode, lines, {"entrants": entrants}, rec.summary_json(game))
+    row = games.row(game_id)
+    return {
+        "id": game_id,
+        "token": token,
+        "urls": urls(game_id, mode),
+        "game": games.view(row, game, 0),
+    }

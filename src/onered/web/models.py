@@ -1,0 +1,130 @@
+"""The JSON API's request bodies (pydantic): what each changing route accepts.
+
+Pydantic checks shapes and simple bounds; what a game allows (names, targets, the table's
+settings, the rules) is checked by the game core, the same for every interface.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from onered.physics.cue import MAX_SPEED
+from onered.physics.cue import MAX_TIP_OFFSET as MAX_TIP
+from onered.rules import FoulCode, Option
+from onered.web import marking
+from onered.web.play import Strength
+
+
+class Body(BaseModel):
+    """A request body: unknown fields are refused (a typo is an error, not a no-op)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class NewMode(Enum):
+    """The modes a game can be created in (imports have their own endpoint)."""
+
+    MARK = "mark"
+    PLAY = "play"
+
+
+class CueBall(Enum):
+    WHITE = "white"
+    YELLOW = "yellow"
+
+
+class Opponent(Enum):
+    """Who plays the second player in play mode."""
+
+    HUMAN = "human"
+    AI = "ai"
+
+
+class NewGame(Body):
+    """A new game: ``players[breaker]`` breaks (won the lag) with ``breaker_ball``. In play
+    mode against the computer, ``players[1]`` is the computer's name. Names and the target
+    are checked by ``onered.game.validate`` (as an import is)."""
+
+    mode: NewMode = NewMode.MARK
+    players: list[str] = Field(min_length=2, max_length=2)
+    target: int = 100
+    breaker: int = Field(default=0, ge=0, le=1)
+    breaker_ball: CueBall = CueBall.WHITE
+    opponent: Opponent = Opponent.HUMAN
+    strength: Strength = Strength.AMATEUR
+
+
+class AfterBody(Body):
+    """``after``: the number of lines the client saw (a different number is a conflict, so
+    a double tap cannot enter twice)."""
+
+    after: int | None = Field(default=None, ge=1)
+
+
+class LineBody(AfterBody):
+    """A referee-protocol ``stroke`` or ``choice`` line."""
+
+    line: dict[str, Any]
+
+
+class MarkBody(AfterBody):
+    """A stroke as the marker tapped it (see ``onered.web.marking``)."""
+
+    parts: list[marking.Part] = Field(default_factory=list, max_length=8)
+    fouls: list[FoulCode] = Field(default_factory=list, max_length=20)
+    first_hit: marking.Hit | None = None
+    crossed_baulk: bool = False
+    touching: bool = False
+    off_table: list[marking.Role] = Field(default_factory=list, max_length=3)
+    struck: bool = True
+    out_of_turn: bool = False
+
+    def mark(self) -> marking.Mark:
+        return marking.Mark(
+            parts=frozenset(self.parts),
+            fouls=frozenset(self.fouls),
+            first_hit=self.first_hit,
+            crossed_baulk=self.crossed_baulk,
+            touching=self.touching,
+            off_table=frozenset(self.off_table),
+            struck=self.struck,
+            out_of_turn=self.out_of_turn,
+        )
+
+
+class ClaimBody(AfterBody):
+    """Fouls claimed on the last stroke before the next one (2.12.4)."""
+
+    fouls: list[FoulCode] = Field(min_length=1, max_length=20)
+
+
+class ChoiceBody(AfterBody):
+    option: Option
+
+
+class StrikeBody(Body):
+    """A cue action (shot protocol): launch speed m/s, aim degrees counter-clockwise from
+    +x, tip offset side/height in units of R, cue elevation degrees."""
+
+    speed: float = Field(gt=0, le=MAX_SPEED)
+    aim: float = Field(ge=-360, le=720)
+    side: float = Field(default=0.0, ge=-MAX_TIP, le=MAX_TIP)
+    height: float = Field(default=0.0, ge=-MAX_TIP, le=MAX_TIP)
+    elevation: float = Field(default=0.0, ge=0, le=90)
+
+    def as_dict(self) -> dict[str, float]:
+        return {
+            "speed": self.speed,
+            "aim": self.aim,
+            "side": self.side,
+            "height": self.height,
+            "elevation": self.elevation,
+        }
+
+
+class PlayBody(AfterBody):
+    strike: StrikeBody
+    placed: tuple[float, float] | None = None
