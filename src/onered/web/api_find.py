@@ -18,23 +18,12 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Request
 
-from onered.web.api_matches import fail, match_store
-from onered.web.store import MAX_SEARCH_IDS, GameRow, Mode, Store
-
-TOKEN_HEADER = "X-Game-Token"
+from onered.web.api_matches import match_store
+from onered.web.errors import ApiError, not_found
+from onered.web.games import TOKEN_HEADER, list_item
+from onered.web.store import MAX_SEARCH_IDS, Mode, Store
 
 router = APIRouter()
-
-
-def list_item(row: GameRow) -> dict[str, Any]:
-    """A game as the lists show it (the summary kept beside its lines)."""
-    return {
-        "id": row.id,
-        "mode": row.mode.value,
-        "created": row.created,
-        "updated": row.updated,
-        **dict(row.summary),
-    }
 
 
 @router.get("/api/find")
@@ -54,7 +43,12 @@ def find_games(
     store: Store = request.app.state.store
     wanted = None if ids is None else [i for i in ids.split(",") if i]
     if wanted is not None and len(wanted) > MAX_SEARCH_IDS:
-        raise fail(422, f"ids: at most {MAX_SEARCH_IDS} games, got {len(wanted)}")
+        raise ApiError(
+            422,
+            f"ids: at most {MAX_SEARCH_IDS} games, got {len(wanted)}",
+            "too_many_ids",
+            {"max": MAX_SEARCH_IDS},
+        )
     name = None if player is None else " ".join(player.split()) or None
     rows, total = store.search(
         player=name,
@@ -77,20 +71,25 @@ def delete_game(
     """Delete a game with its secret: the row and all its lines."""
     store: Store = request.app.state.store
     if store.game(game_id) is None:
-        raise fail(404, f"game {game_id!r}: no such game", "no_game")
+        raise not_found(game_id)
     if not x_game_token:
-        raise fail(
-            401, f"{TOKEN_HEADER}: missing; deleting a game needs the secret given to its creator"
+        raise ApiError(
+            401,
+            f"{TOKEN_HEADER}: missing; deleting a game needs the secret given to its creator",
+            "no_token",
         )
     if not store.check_token(game_id, x_game_token):
-        raise fail(403, f"{TOKEN_HEADER}: this is not the secret of game {game_id!r}")
+        raise ApiError(
+            403, f"{TOKEN_HEADER}: this is not the secret of game {game_id!r}", "bad_token"
+        )
     owner = match_store(request).match_of(game_id)
     if owner is not None:
-        raise fail(
+        raise ApiError(
             409,
             f"game {game_id!r} is game {owner[1] + 1} of match {owner[0]!r}: "
             "a match's games are kept with it",
             "in_match",
+            {"match": owner[0], "number": owner[1] + 1},
         )
     store.delete(game_id)
     return {"deleted": game_id}

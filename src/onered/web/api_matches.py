@@ -19,36 +19,26 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Request
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from onered.game import validate
 from onered.game.series import GameTime, Series, SeriesError, clock, game_match, standing
 from onered.protocol.referee import match_json
 from onered.rules import Ball, Match, RulesError
 from onered.web import play
 from onered.web import record as rec
+from onered.web.api_games import invalid
+from onered.web.errors import ApiError
+from onered.web.games import TOKEN_HEADER
 from onered.web.match_store import MatchConflictError, MatchRow, MatchStore, series_json
+from onered.web.pages import STATIC_DIR
 from onered.web.store import GameRow, Mode, Store
 
-if TYPE_CHECKING:
-    from onered.web.app import ApiError
-
-STATIC_DIR = Path(__file__).parent / "static"
-TOKEN_HEADER = "X-Game-Token"
-MAX_NAME = 40
-
 router = APIRouter()
-
-
-def fail(status: int, message: str, code: str | None = None) -> ApiError:
-    """The app's error answer (``{"error", "code"}`` with ``status``)."""
-    from onered.web.app import ApiError
-
-    return ApiError(status, message, code)
 
 
 # --- request bodies ---------------------------------------------------------------------------
@@ -95,24 +85,13 @@ def match_store(request: Request) -> MatchStore:
     return made
 
 
-def _clean_name(raw: str, where: str) -> str:
-    name = " ".join(raw.split())
-    if not name:
-        raise fail(422, f"{where}: a name must not be empty")
-    if len(name) > MAX_NAME:
-        raise fail(422, f"{where}: a name has at most {MAX_NAME} characters, got {len(name)}")
-    if any(ord(c) < 32 for c in name):
-        raise fail(422, f"{where}: control characters are not allowed")
-    return name
-
-
 def _new_game(store: Store, match: Match, match_id: str, number: int) -> tuple[str, str]:
     """A marked game of the match: its match line (with the handicap) judged and stored."""
     first = match_json(match)
     try:
         game = rec.replay_objects([first])
     except (RulesError, rec.RecordError) as exc:
-        raise fail(422, str(exc)) from None
+        raise ApiError(422, str(exc), "match_settings", {"detail": str(exc)}) from None
     settings = {
         "entrants": dict.fromkeys(match.players, play.HUMAN),
         "match": {"id": match_id, "number": number},
@@ -127,7 +106,7 @@ def _game_urls(game_id: str) -> dict[str, str]:
 def _known(matches: MatchStore, match_id: str) -> MatchRow:
     row = matches.match(match_id)
     if row is None:
-        raise fail(404, f"match {match_id!r}: no such match", "no_match")
+        raise ApiError(404, f"match {match_id!r}: no such match", "no_match", {"id": match_id})
     return row
 
 
@@ -174,7 +153,7 @@ def match_view(store: Store, match: MatchRow) -> dict[str, Any]:
     try:
         now_standing = standing(series, winners)
     except SeriesError as exc:  # pragma: no cover - games are added only while undecided
-        raise fail(500, f"match {match.id!r}: {exc}", "broken") from None
+        raise ApiError(500, f"match {match.id!r}: {exc}", "broken") from None
     now = time.time()
     times = [
         GameTime(started=g["started"], last=g["last"], over=bool(g["over"]))
@@ -217,7 +196,11 @@ def match_page(request: Request, match_id: str) -> FileResponse:
 @router.post("/api/matches", status_code=201)
 def new_match(request: Request, body: NewMatch) -> dict[str, Any]:
     """Start a match and its first game (marked)."""
-    names = [_clean_name(n, f"players[{i}]") for i, n in enumerate(body.players)]
+    try:
+        names = validate.names(body.players)
+        target = validate.target(body.target)
+    except validate.ValidationError as exc:
+        raise invalid(exc) from None
     first_ball = Ball(body.breaker_ball)
     other_ball = Ball.YELLOW if first_ball is Ball.WHITE else Ball.WHITE
     balls = (first_ball, other_ball) if body.breaker == 0 else (other_ball, first_ball)
@@ -225,13 +208,13 @@ def new_match(request: Request, body: NewMatch) -> dict[str, Any]:
         series = Series(
             players=(names[0], names[1]),
             best_of=body.best_of,
-            target=body.target,
+            target=target,
             handicap=(body.handicap[0], body.handicap[1]),
             balls=balls,
             first=body.breaker,
         )
     except SeriesError as exc:
-        raise fail(422, str(exc)) from None
+        raise ApiError(422, str(exc), "match_settings", {"detail": str(exc)}) from None
     store = _store(request)
     matches = match_store(request)
     match_id, token = matches.create(series)
@@ -262,25 +245,32 @@ def next_game(
     matches = match_store(request)
     row = _known(matches, match_id)
     if not x_game_token:
-        raise fail(401, f"{TOKEN_HEADER}: missing; starting a game needs the match's secret")
+        raise ApiError(
+            401,
+            f"{TOKEN_HEADER}: missing; starting a game needs the match's secret",
+            "no_match_token",
+        )
     if not matches.check_token(match_id, x_game_token):
-        raise fail(403, f"{TOKEN_HEADER}: this is not the secret of match {match_id!r}")
+        raise ApiError(
+            403, f"{TOKEN_HEADER}: this is not the secret of match {match_id!r}", "bad_match_token"
+        )
     store = _store(request)
     view = match_view(store, row)
     if view["over"]:
-        raise fail(409, f"the match is over: {view['winner']} has won", "match_over")
+        winner = view["winner"]
+        raise ApiError(409, f"the match is over: {winner} has won", "match_over", {"name": winner})
     if not view["can_start_next"]:
         number = len(row.games)
-        raise fail(409, f"game {number} is still being played", "game_on")
+        raise ApiError(409, f"game {number} is still being played", "game_on", {"number": number})
     number = int(view["next_game"])
     if body.after is not None and body.after != len(row.games):
-        raise fail(409, str(MatchConflictError(body.after, len(row.games))), "stale")
+        raise ApiError(409, str(MatchConflictError(body.after, len(row.games))), "stale")
     game_id, game_token = _new_game(store, game_match(row.series, number), match_id, number)
     try:
         matches.add_game(match_id, number, game_id)
     except MatchConflictError as exc:
         store.delete(game_id)
-        raise fail(409, str(exc), "stale") from None
+        raise ApiError(409, str(exc), "stale") from None
     return {
         "game": {"id": game_id, "token": game_token, "urls": _game_urls(game_id)},
         "match": match_view(store, _known(matches, match_id)),

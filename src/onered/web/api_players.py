@@ -12,7 +12,6 @@ points, fouls): one place for what a visit and a break are.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
@@ -21,10 +20,11 @@ from fastapi.responses import FileResponse
 
 from onered.stats import PlayerStats, Tally
 from onered.web import record as rec
-from onered.web.api_matches import fail, match_store, summary_score
+from onered.web.api_matches import match_store, summary_score
+from onered.web.errors import ApiError
+from onered.web.pages import STATIC_DIR
 from onered.web.store import GameRow, Store
 
-STATIC_DIR = Path(__file__).parent / "static"
 #: Games read for one page (the newest), and breaks listed.
 MAX_GAMES = 200
 TOP_BREAKS = 10
@@ -73,7 +73,9 @@ def player_view(store: Store, name: str, match_of: Any) -> dict[str, Any]:
     clean = " ".join(name.split())
     rows, total = store.search(player=clean, exact=True, limit=MAX_GAMES)
     if not rows:
-        raise fail(404, f"player {clean!r}: no games with this player", "no_player")
+        raise ApiError(
+            404, f"player {clean!r}: no games with this player", "no_player", {"name": clean}
+        )
     rows.sort(key=lambda r: (r.created, r.id))  # oldest first: the plots run left to right
     overall = Tally()
     games: list[dict[str, Any]] = []

@@ -588,6 +588,18 @@ UI: dict[str, dict[Lang, str]] = {
     "error.no_player": _t("Нет ни одной партии этого игрока.", "No game has this player."),
     "error.match_over": _t("Матч уже окончен.", "The match is already over."),
     "error.game_on": _t("Предыдущая партия ещё не окончена.", "The last game is not over yet."),
+    "error.match_settings": _t(
+        "Настройки матча неверны: {detail}", "The match's settings are wrong: {detail}"
+    ),
+    "error.no_match_token": _t(
+        "Начать партию матча может только тот, у кого секрет матча.",
+        "Starting a game of the match needs the match's secret.",
+    ),
+    "error.bad_match_token": _t("Это не секрет этого матча.", "This is not the match's secret."),
+    "error.too_many_ids": _t(
+        "Слишком много партий в одном запросе (не больше {max}).",
+        "Too many games in one request (at most {max}).",
+    ),
     "error.in_match": _t(
         "Это партия матча: она хранится вместе с матчем.",
         "This is a game of a match: it is kept with the match.",
