@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 import test_web_browser as shared
-from test_web_browser import SHOTS, Page
+from test_web_browser import SHOTS, Page, click_table
 from web_support import P1, P2, Server, png_size
 
 pytestmark = pytest.mark.browser
@@ -202,14 +202,6 @@ def test_strokes_entered_while_the_server_is_down_arrive_when_it_is_back(
     pg.wait_for_selector("#outbox", state="hidden")
     assert tab.text('.player[data-player="1"] .player-score') == "8"
     tab.close(allow_failed_loads=True)
-
-
-def click_table(pg: Any, x: float, y: float) -> None:
-    """Click the table canvas at table point (x, y) (metres, the frame of RULES.md)."""
-    box = pg.locator("#table").bounding_box()
-    border = 0.045 + 0.08
-    scale = box["width"] / (3.569 + 2 * border)
-    pg.mouse.click(box["x"] + (y + border) * scale, box["y"] + (x + border) * scale)
 
 
 def strike(tab: Tab, server: Server, game: str) -> None:
