@@ -9,8 +9,7 @@ Gymnasium convention for third-party environments; :func:`register` is idempoten
     import onered.env  # noqa: F401 - registers the environment
 
     env = gym.make("onered/SnookerOneRed-v0", opponent="random", target=100)
-    envs = gym.make_vec("onered/SnookerOneRed-v0", num_envs=16,
-                        vectorization_mode="vector_entry_point")
+    envs = gym.make_vec("onered/SnookerOneRed-v0", num_envs=16)  # the vector form
 
 ``gym.make("onered.env:onered/SnookerOneRed-v0")`` imports it for you. See ``docs/env.md``.
 """
