@@ -18,9 +18,9 @@ component is scaled linearly onto its physical range, ``low + (a + 1) / 2 * (hig
                                               D, otherwise as the balls lie (2.12.3)
 ====  ===========  =========================  ============================================
 
-The speed and tip limits are the physics' own (:mod:`onered.physics.cue`). An action
-outside [-1, 1] is clipped (``clip=False`` raises instead), and a tip offset beyond 0.8 R
-is scaled back onto that circle, as the players'
+The speed, tip and elevation limits are the physics' own (:mod:`onered.physics.cue`).
+An action outside [-1, 1] is clipped (``clip=False`` raises instead), and a tip offset
+beyond 0.8 R is scaled back onto that circle, as the players'
 :func:`~onered.players.strength.clamp_strike` does; a non-finite component is always an
 error naming it. The placement is projected onto the D (its nearest point) and, when a
 ball stands there, moved to the nearest free point of a fixed 5 mm grid of the D
@@ -53,7 +53,13 @@ from gymnasium import spaces
 
 from onered.game.loop import placement_problem
 from onered.game.model import Action
-from onered.physics.cue import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET, MIN_SPEED
+from onered.physics.cue import (
+    MAX_ELEVATION,
+    MAX_SPEED,
+    MAX_TIP_OFFSET,
+    MIN_ELEVATION,
+    MIN_SPEED,
+)
 from onered.physics.types import Strike
 from onered.players.strength import clamp_strike
 from onered.rules import Ball, GameState, Option, Spot
@@ -75,7 +81,7 @@ PHYSICAL_LOW = np.array(
         MIN_SPEED,
         -MAX_TIP_OFFSET,
         -MAX_TIP_OFFSET,
-        0.0,
+        MIN_ELEVATION,
         D_CENTRE[0] - D_RADIUS,
         BAULK_Y - D_RADIUS,
         -1.0,
