@@ -37,13 +37,14 @@ function query() {
   return q;
 }
 
+let asked = 0; // the number of the newest request: an older answer arriving late is dropped
+
 export async function loadGames() {
-  if (state.tab === "mine" && !myGameIds().length) {
-    Object.assign(state, { games: [], total: 0 });
-  } else {
-    const got = await api("GET", `/api/find?${query()}`);
-    Object.assign(state, { games: got.games, total: got.total });
-  }
+  const mine = asked += 1;
+  let found = { games: [], total: 0 };
+  if (state.tab !== "mine" || myGameIds().length) found = await api("GET", `/api/find?${query()}`);
+  if (mine !== asked) return;
+  Object.assign(state, { games: found.games, total: found.total });
   renderGames();
 }
 
