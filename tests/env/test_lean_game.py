@@ -19,6 +19,7 @@ from onered.game import (
     PhysicsSimulator,
 )
 from onered.physics import Params, Strike, TableSpec
+from onered.players import make_player
 from onered.rules import Match, Option
 
 
@@ -86,3 +87,26 @@ def test_a_game_that_is_over_takes_no_stroke() -> None:
         lean.play(player.decide(lean.position))
     with pytest.raises(IllegalActionError, match="over"):
         lean.play(Action(Strike(2.0, 90.0)))
+
+
+def test_lean_game_equals_the_game_loop_in_a_game_of_scoring_strokes() -> None:
+    """AI players score (cannons, pots, in-offs, red spotted, touching balls, breaks),
+    which random strokes rarely do: their strokes through both give the same game."""
+    players = [make_player("ai:novice", 1), make_player("ai:novice", 2)]
+    match = Match(60, ("a", "b"))
+    full, lean = Game(match, PhysicsSimulator()), LeanGame(match, Params(), TableSpec())
+    points = 0
+    for _ in range(150):
+        if full.over:
+            break
+        player = players[full.state.to_play]
+        if full.state.choice_pending:
+            option = player.choose(full.option_positions())
+            full.choose(option)
+            lean.choose(option)
+        record = full.play(player.decide(full.position))
+        assert lean.play(record.action) == record.verdict
+        assert lean.state == full.state
+        assert lean.balls == dict(full.balls)
+        points += record.verdict.points
+    assert points >= 20  # the strokes did score
