@@ -156,8 +156,8 @@ def test_home_search_my_games_and_delete(page: Page, server: Server) -> None:
     pg.click("#find-form button[type=reset]")
     pg.click("#tab-mine")
     pg.wait_for_selector("#mine-hint:not([hidden])")
-    pg.wait_for_selector(f'#games tr[data-game="{mine}"]')
-    assert pg.locator("#games tbody tr").count() == 1  # only the game this browser made
+    pg.wait_for_selector('#page:text-is("1–1 of 1")')  # only the game this browser made
+    assert pg.locator(f'#games tr[data-game="{mine}"]').count() == 1
     pg.once("dialog", lambda d: d.accept())
     pg.click(f'#games tr[data-game="{mine}"] button.delete')
     pg.wait_for_selector(f'#games tr[data-game="{mine}"]', state="detached")
