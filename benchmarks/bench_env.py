@@ -1,5 +1,6 @@
 """Environment steps per second on one core: onered/SnookerOneRed-v0 against the random
-opponent (goal: >= 5,000 steps/s), against each AI level, and the vector form.
+opponent (goal: >= 5,000 steps/s), against each AI level, the vector form and the
+two-agent form.
 
 A step is one decision of the agent (a random action, uniform in the box, seeded) and
 the opponent's visit that follows: about two strokes, each simulated, read by the bridge
@@ -117,6 +118,23 @@ def vector_rate(tables: int, seconds: float, seed: int) -> Rate:
     return timed(f"vector form, {tables} tables, random opponent", "steps", seconds, work)
 
 
+def aec_rate(seconds: float, seed: int) -> Rate:
+    """Steps/s of the two-agent AEC form with random actions (a step is one stroke)."""
+    env = onered.env.SnookerOneRedAEC()
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+
+    def work() -> int:
+        for action in rng.uniform(-1, 1, size=(200, 8)).astype(np.float32):
+            agent = env.agent_selection
+            if env.terminations[agent] or env.truncations[agent]:
+                env.reset()
+            env.step(action)
+        return 200
+
+    return timed("two-agent AEC form (a step is one stroke)", "steps", seconds, work)
+
+
 def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
@@ -137,6 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     random_env = env_rate("env vs random", "random", args.seconds, args.seed, 200)
     rates = [baseline, random_env]
     rates.append(vector_rate(args.tables, args.seconds, args.seed))
+    rates.append(aec_rate(args.seconds, args.seed))
     for level in STRENGTHS:
         rates.append(env_rate(f"env vs ai:{level}", level, args.ai_seconds, args.seed, 1))
     load_after = load()
