@@ -13,7 +13,7 @@ from enum import Enum
 from typing import TypeVar
 
 from onered.rules import Ball, FoulCode
-from onered.rules.possible import Reason
+from onered.rules.possible import Reason, Why
 from onered.table import Spot
 from onered.texts import CALLS, FOULS, OPTIONS, SCORES, Lang
 from onered.web.marking import Part
@@ -605,6 +605,13 @@ UI: dict[str, dict[Lang, str]] = {
         "This is a game of a match: it is kept with the match.",
     ),
 }
+
+
+def reason_text(why: Why, lang: Lang) -> str:
+    """A reason of the rules (``onered.rules.possible``) in ``lang``: "The yellow is not on
+    the table" (the server's English error message uses it too)."""
+    ball = BALLS[why.ball][lang] if why.ball is not None else ""
+    return REASONS[why.reason][lang].format(ball=ball, ball_cap=ball[:1].upper() + ball[1:])
 
 
 def _ui(lang: Lang) -> dict[str, str]:

@@ -94,21 +94,20 @@ def pad_json(state: GameState) -> dict[str, object]:
 
 
 def impossible(state: GameState, mark: Mark) -> Why | None:
-    """Why the marked stroke cannot have happened now (the first impossible tap), or
-    ``None``. A stroke out of turn is left to the referee (it is judged for the other
-    player); so is a foul before any stroke (it taps nothing of the pad)."""
+    """Why a tap of ``mark`` cannot have happened now (the first such tap), or ``None``. A
+    stroke out of turn is left to the referee (it is judged for the other player); so is a
+    foul before any stroke (it taps nothing of the pad)."""
     if mark.out_of_turn:
         return None
     p = pad(state)
-    if p.stroke is not None:
+    if p.stroke is not None or not mark.struck:
         return p.stroke
-    if not mark.struck:
-        return None
     for part in Part:
         if part in mark.parts and p.parts[part] is not None:
             return p.parts[part]
-    if mark.first_hit is not None and p.first_hit[mark.first_hit] is not None:
-        return p.first_hit[mark.first_hit]
+    hit = mark.first_hit
+    if hit is not None and p.first_hit[hit] is not None:
+        return p.first_hit[hit]
     for role in Role:
         if role in mark.off_table and p.off_table[role] is not None:
             return p.off_table[role]
