@@ -15,22 +15,32 @@ from onered.web import i18n
 from onered.web.play import Strength
 
 WEB = Path(i18n.__file__).parent
+#: The game core's modules whose refusals the web answers with their code.
+CORE = [WEB.parent / "game" / name for name in ("session.py", "validate.py", "record.py")]
+#: Where the code is among an error's positional arguments (``ApiError(status, message,
+#: code)``; the core's ``SessionError(code, message)``, ``ValidationError(where, code, …)``).
+CODE_AT = {"SessionError": 0, "ValidationError": 1}
 #: Codes the pages make themselves (no answer at all, or no answer in time).
 PAGE_CODES = {"network", "timeout"}
 
 
 def server_codes() -> dict[str, str]:
-    """Every literal error code in the web package: the third argument (or ``code=``) of a
-    call to a class named ``…Error``, or a ``"code": "…"`` entry of a dict literal."""
+    """Every literal error code in the web package and the game core it answers for: the
+    code argument of a call to a class named ``…Error``, or a ``"code": "…"`` entry of a
+    dict literal."""
     codes: dict[str, str] = {}
-    for path in sorted(WEB.glob("*.py")):
+    for path in [*sorted(WEB.glob("*.py")), *CORE]:
+        if not path.exists():
+            continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.Call):
                 name = getattr(node.func, "id", getattr(node.func, "attr", ""))
                 if not name.endswith("Error"):
                     continue
-                args = list(node.args[2:3]) + [k.value for k in node.keywords if k.arg == "code"]
+                at = CODE_AT.get(name, 2)
+                args = list(node.args[at : at + 1])
+                args += [k.value for k in node.keywords if k.arg == "code"]
                 for arg in args:
                     if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
                         codes[arg.value] = f"{path.name}:{node.lineno}"

@@ -417,6 +417,55 @@ UI: dict[str, dict[Lang, str]] = {
     "error.no_line": _t(
         "В партии нет такого сыгранного удара.", "The game has no such played stroke."
     ),
+    # the game core's refusals (onered.game.session), and a file that cannot be read
+    "error.bad_line": _t(
+        "Рефери не может принять эту строку: {detail}",
+        "The referee cannot take this line: {detail}",
+    ),
+    "error.bad_mark": _t(
+        "Эти отметки не складываются в один удар ({detail}).",
+        "These taps make no single stroke ({detail}).",
+    ),
+    "error.claim_none": _t(
+        "Штраф заявляют сразу после удара, до следующего: заявлять не на что.",
+        "A foul is claimed right after the stroke, before the next one: nothing to claim on.",
+    ),
+    "error.claim_foul": _t(
+        "Последний удар уже признан штрафом.", "The last stroke was already judged a foul."
+    ),
+    "error.computer_turn": _t(
+        "Сейчас ход компьютера ({name}).", "It is the computer's turn ({name})."
+    ),
+    "error.not_computer": _t(
+        "Сейчас ход человека, а не компьютера.", "It is a person's turn, not the computer's."
+    ),
+    "error.name_space": _t(
+        "{where}: имена пишутся без пробелов по краям и двойных пробелов.",
+        "{where}: names are written without leading, trailing or repeated spaces.",
+    ),
+    "error.entrants": _t(
+        "{where}: ожидается список игроков «имя: описание».",
+        "{where}: expected the players as name: description.",
+    ),
+    "error.file_empty": _t("В файле нет строк партии.", "The file holds no game lines."),
+    "error.file_too_large": _t(
+        "Файл слишком большой: не больше {max} байт.", "The file is too large: at most {max} bytes."
+    ),
+    "error.not_utf8": _t(
+        "Файл не в кодировке UTF-8 ({detail}).", "The file is not UTF-8 text ({detail})."
+    ),
+    "error.not_json": _t("Строка {line}: не JSON ({detail}).", "Line {line}: not JSON ({detail})."),
+    "error.line_too_long": _t(
+        "Строка {line} слишком длинная: не больше {max} знаков.",
+        "Line {line} is too long: at most {max} characters.",
+    ),
+    "error.too_many_lines": _t(
+        "Слишком много строк: не больше {max}.", "Too many lines: at most {max}."
+    ),
+    "error.version": _t(
+        "Запись партии версии {got}; эта версия onered читает до {max}.",
+        "The record is of format version {got}; this onered reads up to {max}.",
+    ),
     "error.bad_input": _t("Неверные данные запроса.", "The request's data are not valid."),
     "error.invalid": _t("Неверный запрос: {detail}", "Invalid request: {detail}"),
     "error.length_required": _t(
