@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from onered import rules
 from onered.physics import DIRECTIONS, EVENT_KINDS, CompactShot
@@ -50,6 +50,8 @@ _C_OFF_TABLE = frozenset(k for k, kind in enumerate(EVENT_KINDS) if kind.value =
 _C_IN = DIRECTIONS.index("in")
 #: The referee's balls by name (a dict lookup is cheaper than ``Ball(name)``).
 _BALLS: dict[str, rules.Ball] = {ball.value: ball for ball in rules.Ball}
+#: A ball as the protocol names it or as the referee knows it.
+_B = TypeVar("_B", str, rules.Ball | rules.Both)
 
 
 def _cue_contacts(events: Iterable[Event], cue: str) -> list[tuple[float, str]]:
@@ -64,10 +66,10 @@ def _cue_contacts(events: Iterable[Event], cue: str) -> list[tuple[float, str]]:
 def first_hit(events: Iterable[Event], cue: str) -> str | None:
     """The object ball the cue ball touched first; :data:`BOTH` when it touched two object
     balls within :data:`SIMULTANEOUS_S` of its first contact; ``None`` when it touched none."""
-    return _first_hit(_cue_contacts(events, cue))
+    return _first_hit(_cue_contacts(events, cue), BOTH)
 
 
-def _first_hit(contacts: list[tuple[float, str]]) -> str | None:
+def _first_hit(contacts: Sequence[tuple[float, _B]], both: _B) -> _B | None:
     if not contacts:
         return None
     t0, ball = contacts[0]
@@ -75,7 +77,7 @@ def _first_hit(contacts: list[tuple[float, str]]) -> str | None:
         if t - t0 > SIMULTANEOUS_S:
             break
         if other != ball:
-            return BOTH
+            return both
     return ball
 
 
@@ -85,22 +87,13 @@ def cannon(events: Iterable[Event], cue: str) -> bool:
     return _cannon(_cue_contacts(events, cue))
 
 
-def _cannon(contacts: list[tuple[float, str]]) -> bool:
+def _cannon(contacts: Sequence[tuple[float, _B]]) -> bool:
     return len({ball for _, ball in contacts}) >= 2
 
 
 def potted(events: Iterable[Event]) -> tuple[str, ...]:
     """Balls that fell into a pocket, in the order they fell."""
     return tuple(ball for event in events if event.kind is _POCKET for ball in event.balls)
-
-
-def pocket_of(events: Iterable[Event], ball: str) -> str | None:
-    """The pocket ``ball`` fell into (a name of ``onered.table.POCKET_NAMES``), or ``None``
-    when it did not fall (studies ask which pocket a pot or an in-off went into)."""
-    for event in events:
-        if event.kind is _POCKET and ball in event.balls:
-            return event.pocket
-    return None
 
 
 def off_table(events: Iterable[Event]) -> tuple[str, ...]:
@@ -195,7 +188,7 @@ def outcome(result: ShotResult, cue: str) -> Outcome:
     events = result.events
     contacts = _cue_contacts(events, cue)  # read once for both questions
     return Outcome(
-        first_hit=_first_hit(contacts),
+        first_hit=_first_hit(contacts, BOTH),
         cannon=_cannon(contacts),
         potted=potted(events),
         off_table=off_table(events),
@@ -205,38 +198,78 @@ def outcome(result: ShotResult, cue: str) -> Outcome:
     )
 
 
-def compact_outcome(shot: CompactShot, ids: Sequence[str], cue: str) -> Outcome:
-    """:func:`outcome` for a shot of ``onered.physics.simulate_compact``: ``ids`` are the
-    batch's ``ball_ids`` (the balls' names by index). The same questions, answered the same
-    way from the integer-coded events (a test holds the two forms equal on the same shots)."""
+def compact_stroke(
+    shot: CompactShot,
+    ids: Sequence[str],
+    cue: str,
+    *,
+    placed: Vec2 | None = None,
+    fouls: frozenset[rules.FoulCode] = frozenset(),
+) -> rules.Stroke:
+    """The referee's stroke for a shot of ``onered.physics.simulate_compact`` (``ids``: the
+    batch's ``ball_ids``), with the placement from hand and the caller's fouls: the
+    questions of :func:`outcome` answered from the integer-coded events (the AI judges
+    thousands of shots a decision, so this reads them once, straight into the referee's
+    terms; :func:`compact_outcome` gives the same as an :class:`Outcome`)."""
+    balls = _balls_of(tuple(ids))
     ci = ids.index(cue)
-    contacts: list[tuple[float, str]] = []
-    gone: list[str] = []
-    off: list[str] = []
+    contacts: list[tuple[float, rules.Ball | rules.Both]] = []
+    gone: list[rules.Ball] = []
+    off: list[rules.Ball] = []
     crossed_in = False
     for t, kind, a, b, _cushion, _pocket, direction in shot.events:
         if kind == _C_BALL_BALL:
             if a == ci:
-                contacts.append((t, ids[b]))
+                contacts.append((t, balls[b]))
             elif b == ci:
-                contacts.append((t, ids[a]))
+                contacts.append((t, balls[a]))
         elif kind == _C_POCKET:
-            gone.append(ids[a])
+            gone.append(balls[a])
         elif kind == _C_BAULK_LINE:
             if a == ci and direction == _C_IN:
                 crossed_in = True
         elif kind in _C_OFF_TABLE:
-            off.append(ids[a])
+            off.append(balls[a])
     rest = shot.rest
     at = rest[ci]
-    positions = {ids[i]: p for i, p in enumerate(rest) if p is not None}
-    return Outcome(
-        first_hit=_first_hit(contacts),
+    return rules.Stroke(
+        placed=placed,
+        fouls=fouls,
+        first_hit=_first_hit(contacts, rules.BOTH),
         cannon=_cannon(contacts),
         potted=tuple(gone),
         off_table=tuple(off),
         crossed_baulk=crossed_in and at is not None and in_baulk(at),
         touching=at is not None
         and any(balls_touching(at, p) for i, p in enumerate(rest) if i != ci and p is not None),
-        positions=positions,
+        positions={balls[i]: p for i, p in enumerate(rest) if p is not None},
     )
+
+
+def compact_outcome(shot: CompactShot, ids: Sequence[str], cue: str) -> Outcome:
+    """:func:`outcome` for a shot of ``onered.physics.simulate_compact`` (``ids``: the
+    batch's ``ball_ids``): :func:`compact_stroke` in the protocol's names (a test holds
+    it equal to :func:`outcome` of the full simulation of the same strikes)."""
+    stroke = compact_stroke(shot, ids, cue)
+    hit = stroke.first_hit
+    positions = stroke.positions if stroke.positions is not None else {}
+    return Outcome(
+        first_hit=None if hit is None else hit.value,
+        cannon=stroke.cannon,
+        potted=tuple(b.value for b in stroke.potted),
+        off_table=tuple(b.value for b in stroke.off_table),
+        crossed_baulk=stroke.crossed_baulk,
+        touching=stroke.touching,
+        positions={b.value: p for b, p in positions.items()},
+    )
+
+
+_BALLS_OF: dict[tuple[str, ...], tuple[rules.Ball, ...]] = {}
+
+
+def _balls_of(ids: tuple[str, ...]) -> tuple[rules.Ball, ...]:
+    """The referee's balls for a batch's ball names (cached: batches repeat their names)."""
+    found = _BALLS_OF.get(ids)
+    if found is None:
+        found = _BALLS_OF[ids] = tuple(_BALLS[name] for name in ids)
+    return found

@@ -111,7 +111,7 @@ def test_stats_of_a_record(
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["play", "--p1", "ai:master"], "onered play: player 'ai:master': unknown level"),
+        (["play", "--p1", "ai:grandmaster"], "onered play: player 'ai:grandmaster': unknown level"),
         (["play", "--p2", "human:x"], "unknown kind 'human'"),
         (["play", "--names", "Ann,Ann"], "--names: expected two different names"),
         (["play", "--target", "0"], "--target: expected a positive number"),

@@ -219,7 +219,7 @@ class Searcher:
         opp_from_d: float,
     ) -> tuple[float, Verdict]:
         """The value of one simulated stroke, and the referee's verdict on it: the bridge
-        reads the shot (``onered.bridge.compact_outcome``), the game loop's foul reading
+        reads the shot (``onered.bridge.compact_stroke``), the game loop's foul reading
         judges a stroke from hand (decision 7), the referee the rest."""
         state, verdict = rules.judge(ctx.state, self._stroke(ctx, placed, ids, shot))
         return self.stroke_value(ctx.s, state, verdict, opp_from_d), verdict
@@ -233,8 +233,8 @@ class Searcher:
         fault = placed is not None and bad_from_hand_compact(
             shot.events, shot.rest, ids, me, ctx.names_with(placed)
         )
-        return bridge.compact_outcome(shot, ids, me).stroke(
-            placed=placed, fouls=_BAD_FROM_HAND if fault else _NO_FOULS
+        return bridge.compact_stroke(
+            shot, ids, me, placed=placed, fouls=_BAD_FROM_HAND if fault else _NO_FOULS
         )
 
     def stroke_value(
