@@ -29,6 +29,7 @@ def test_two_local_workers_give_the_rows_of_one(
     assert result.tasks["process"].nunique() == 2  # both workers played
 
 
+@pytest.mark.slow  # make check leaves it out; make test runs it
 def test_ray_gives_the_rows_of_local_processes(
     one_worker: dict[str, pd.DataFrame], tmp_path: Path
 ) -> None:

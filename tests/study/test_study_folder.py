@@ -196,6 +196,7 @@ def straight(tmp_path_factory: pytest.TempPathFactory) -> StudyResult:
     return run_study(LONG, tmp_path_factory.mktemp("straight"), jobs=2, report=False)
 
 
+@pytest.mark.slow  # make check leaves it out; make test runs it
 def test_a_killed_study_resumes_from_its_parts(straight: StudyResult, tmp_path: Path) -> None:
     out = tmp_path / "study"
     process = _start(out)
@@ -215,6 +216,7 @@ def test_a_killed_study_resumes_from_its_parts(straight: StudyResult, tmp_path: 
     assert not first_run & set(resumed.tasks[~resumed.tasks["task"].isin(kept)]["process"])
 
 
+@pytest.mark.slow  # make check leaves it out; make test runs it
 def test_ctrl_c_stops_the_workers_and_keeps_what_was_done(tmp_path: Path) -> None:
     out = tmp_path / "study"
     process = _start(out)

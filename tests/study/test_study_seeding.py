@@ -31,6 +31,7 @@ def test_task_seeds_differ_between_tasks(seed: int, indices: set[int]) -> None:
     assert len({task_seed(seed, i) for i in indices}) == len(indices)
 
 
+@pytest.mark.slow  # make check leaves it out; make test runs it
 @settings(max_examples=10, deadline=None)
 @given(order=st.permutations(range(SMALL_SHOTS.tasks)))
 def test_a_tasks_rows_do_not_depend_on_the_tasks_run_before_it(order: list[int]) -> None:

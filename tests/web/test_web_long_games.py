@@ -171,6 +171,7 @@ def play_long(api: Api, seed: int, requests: int, strength: str = "beginner") ->
     return counts
 
 
+@pytest.mark.slow  # make check leaves it out; make test runs it
 @settings(
     max_examples=4,
     deadline=None,
