@@ -10,7 +10,9 @@ One games study (``--games`` games of ``--p1`` against ``--p2`` to ``--target``)
    one CPU each, in their own process groups), joined with ``--address``: the tasks table
    must show both nodes, and the results must equal the local ones row for row.
 
-Every run writes to a fresh folder; the results of all runs are compared. The cluster is
+Every run writes to a fresh folder; the results of all runs are compared. The CPU seconds
+the tasks took are printed beside the wall times: two workers must do the same work as one
+(no duplicated start-up per task), whatever else runs on the machine. The cluster is
 stopped at the end whatever happens, by terminating the process groups of the two
 ``ray start --block`` commands this script started (``ray stop`` would also stop any other
 Ray on the machine). The machine's load (1-minute average) is printed beside every timing:
@@ -183,6 +185,11 @@ def main(argv: list[str] | None = None) -> int:
         figures["speedup_2_workers"] = round(t1 / t2, 3)
         figures["load_during_local"] = [l1, l2]
         figures["identical_1_2"] = same(one, two)
+        # the work done (CPU seconds of the tasks): the same on one and two workers
+        figures["task_cpu_s"] = {
+            "1_worker": round(float(one.tasks["cpu_seconds"].sum()), 2),
+            "2_workers": round(float(two.tasks["cpu_seconds"].sum()), 2),
+        }
 
         tr, ray_result, lr = timed(
             "ray local, 2 CPUs (with start-up)", study("ray", backend="ray", jobs=2)

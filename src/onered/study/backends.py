@@ -31,7 +31,7 @@ def execute(spec: Spec, index: int, node: str | None = None) -> Done:
     """Run task ``index`` (in a worker) and say where and how long."""
     from onered.study.work import run_task
 
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     try:
         rows = run_task(spec, index)
     except StudyError:
@@ -42,6 +42,7 @@ def execute(spec: Spec, index: int, node: str | None = None) -> Done:
         "node": node or platform.node(),
         "process": os.getpid(),
         "seconds": round(time.perf_counter() - t0, 6),
+        "cpu_seconds": round(time.process_time() - c0, 6),
     }
     return index, rows, where
 

@@ -8,7 +8,7 @@ Layout of ``DIR``::
                          and how long it ran); written to a temporary folder first and
                          renamed into place, so a part is either whole or absent
     games.parquet ...    every part's rows in task order (written when all tasks are done)
-    tasks.parquet        per task: seed, node, process, seconds (not part of the results)
+    tasks.parquet        per task: node, process, seconds, CPU seconds (not results)
     summary.json, report/index.html and report/*.png
 
 A study killed at any moment leaves whole parts only; started again with the same spec it
@@ -126,6 +126,7 @@ COLUMNS: dict[str, dict[str, str]] = {
         "node": "string",
         "process": "int64",
         "seconds": "float64",
+        "cpu_seconds": "float64",
     },
 }
 #: The tables of each kind of study (``tasks`` besides).
