@@ -3,6 +3,8 @@ in every game's opening score, the clock."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -139,3 +141,10 @@ def test_clock_sums_the_games_and_never_runs_backwards(
             assert g == pytest.approx(t.last - t.started)
         else:
             assert g == pytest.approx(max(now, t.last) - t.started)
+
+
+@given(series())
+def test_a_match_written_down_reads_back_equal(s: Series) -> None:
+    from onered.web.match_store import read_series, series_json
+
+    assert read_series(json.loads(json.dumps(series_json(s)))) == s
