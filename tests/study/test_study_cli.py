@@ -88,3 +88,11 @@ def test_the_defaults_are_the_specs_defaults() -> None:
     assert _spec(parser.parse_args(["study", "games"])) == GamesSpec()
     assert _spec(parser.parse_args(["study", "shots"])) == ShotsSpec()
     assert _spec(parser.parse_args(["study", "sweep"])) == SweepSpec()
+
+
+def test_the_python_api_names_an_unknown_setting(tmp_path: Path) -> None:
+    from onered.study import StudyError, run_games
+
+    with pytest.raises(StudyError, match=r"games study: .*unexpected keyword argument 'players'"):
+        run_games(out=tmp_path, players=3)
+    assert not any(tmp_path.iterdir())

@@ -128,17 +128,19 @@ def _spec(args: argparse.Namespace) -> Any:
     from onered.study.spec import parse_assignments
 
     physics = parse_assignments(args.physics, "--physics")
+    if args.kind in ("games", "sweep"):
+        games: dict[str, Any] = {
+            "p1": args.p1,
+            "p2": args.p2,
+            "games": args.games,
+            "target": args.target,
+            "max_strokes": args.max_strokes,
+            "lag": not args.no_lag,
+            "physics": physics,
+            "seed": args.seed,
+        }
     if args.kind == "games":
-        return GamesSpec(
-            p1=args.p1,
-            p2=args.p2,
-            games=args.games,
-            target=args.target,
-            max_strokes=args.max_strokes,
-            lag=not args.no_lag,
-            physics=physics,
-            seed=args.seed,
-        )
+        return GamesSpec(**games)
     if args.kind == "shots":
         nx, x, ny = str(args.grid).lower().partition("x")
         if not (x and nx.strip().isdigit() and ny.strip().isdigit()):
@@ -168,19 +170,7 @@ def _spec(args: argparse.Namespace) -> Any:
         n = args.steps
         values = tuple(args.start + (args.stop - args.start) * k / max(1, n - 1) for k in range(n))
         values = tuple(round(v, 12) for v in values)
-    return SweepSpec(
-        param=args.param,
-        values=values,
-        p1=args.p1,
-        p2=args.p2,
-        who=args.who,
-        games=args.games,
-        target=args.target,
-        max_strokes=args.max_strokes,
-        lag=not args.no_lag,
-        physics=physics,
-        seed=args.seed,
-    )
+    return SweepSpec(param=args.param, values=values, who=args.who, **games)
 
 
 def run(args: argparse.Namespace) -> int:

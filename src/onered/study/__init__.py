@@ -47,47 +47,33 @@ __all__ = [
 ]
 
 
-def _run(spec: Any, out: str | Path | None, kind: str, options: dict[str, Any]) -> StudyResult:
-    return run_study(spec, out if out is not None else Path("onered-study", kind), **options)
+#: Keyword arguments of the ``run_*`` functions that say how to run, not what.
+_RUN_OPTIONS = ("jobs", "backend", "address", "progress")
 
 
-def run_games(
-    *,
-    out: str | Path | None = None,
-    jobs: int | None = None,
-    backend: str = "local",
-    address: str | None = None,
-    progress: bool = False,
-    **settings: Any,
-) -> StudyResult:
-    """A games study (settings: the fields of :class:`GamesSpec`); ``.games``, ``.strokes``."""
-    options = {"jobs": jobs, "backend": backend, "address": address, "progress": progress}
-    return _run(GamesSpec(**settings), out, "games", options)
+def _run(spec_type: Any, kind: str, out: str | Path | None, options: dict[str, Any]) -> StudyResult:
+    run = {k: options.pop(k) for k in _RUN_OPTIONS if k in options}
+    try:
+        spec = spec_type(**options)
+    except TypeError as exc:
+        raise StudyError(f"{kind} study: {exc}") from None
+    return run_study(spec, out if out is not None else Path("onered-study", kind), **run)
 
 
-def run_shots(
-    *,
-    out: str | Path | None = None,
-    jobs: int | None = None,
-    backend: str = "local",
-    address: str | None = None,
-    progress: bool = False,
-    **settings: Any,
-) -> StudyResult:
-    """A shots study (settings: the fields of :class:`ShotsSpec`); ``.positions``, ``.shots``."""
-    options = {"jobs": jobs, "backend": backend, "address": address, "progress": progress}
-    return _run(ShotsSpec(**settings), out, "shots", options)
+def run_games(*, out: str | Path | None = None, **options: Any) -> StudyResult:
+    """A games study into ``out`` (default ``onered-study/games``): ``options`` are the
+    fields of :class:`GamesSpec` and ``jobs``, ``backend``, ``address``, ``progress`` of
+    :func:`run_study`. The result's ``.games`` and ``.strokes`` are data frames."""
+    return _run(GamesSpec, "games", out, options)
 
 
-def run_sweep(
-    *,
-    out: str | Path | None = None,
-    jobs: int | None = None,
-    backend: str = "local",
-    address: str | None = None,
-    progress: bool = False,
-    **settings: Any,
-) -> StudyResult:
-    """A sweep (settings: the fields of :class:`SweepSpec`); ``.games``, ``.strokes``."""
-    options = {"jobs": jobs, "backend": backend, "address": address, "progress": progress}
-    return _run(SweepSpec(**settings), out, "sweep", options)
+def run_shots(*, out: str | Path | None = None, **options: Any) -> StudyResult:
+    """A shots study (the fields of :class:`ShotsSpec`, and how to run, as
+    :func:`run_games`); ``.positions`` and ``.shots``."""
+    return _run(ShotsSpec, "shots", out, options)
+
+
+def run_sweep(*, out: str | Path | None = None, **options: Any) -> StudyResult:
+    """A sweep (the fields of :class:`SweepSpec`, and how to run, as :func:`run_games`);
+    ``.games`` and ``.strokes`` with the value of each game."""
+    return _run(SweepSpec, "sweep", out, options)
