@@ -50,7 +50,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--p1",
         default="ai:pro",
         metavar="PLAYER",
-        help="first player: ai:beginner, ai:amateur or ai:pro (default ai:pro)",
+        help="first player: ai:LEVEL, novice beginner amateur club pro master (default ai:pro)",
     )
     parser.add_argument(
         "--p2", default="ai:amateur", metavar="PLAYER", help="second player (default ai:amateur)"
