@@ -26,7 +26,7 @@ $(VENV)/.test-tools: pyproject.toml | $(BIN)/python
 	touch $@
 
 ## Everyday work: the quality gates and the fast tier of the tests (neither `slow` nor
-## `browser`), in well under a minute; `make test` is the full run.
+## `browser`: no chromium, no Ray cluster, no long games); `make test` is the full run.
 check: $(VENV)/.test-tools
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
