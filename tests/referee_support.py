@@ -371,17 +371,23 @@ def rest_point(draw: Callable[..., Any]) -> list[float]:
 
 
 def play(
-    data: st.DataObject, target: int, length: int, *, with_positions: bool = False
+    data: st.DataObject,
+    target: int,
+    length: int,
+    *,
+    with_positions: bool = False,
+    start: dict[str, Any] | None = None,
 ) -> tuple[list[Any], list[dict[str, Any]]]:
     """Draw a game of at most ``length`` lines after the match line, judging each line as it
     is drawn (one referee session carries the state, so a game costs its length, not its
     square); at the end the whole input is judged again in one run, which must give the same
     verdicts (a later line never changes an earlier verdict). ``with_positions``: strokes
-    may give the balls' rest positions (``stroke_for``)."""
+    may give the balls' rest positions (``stroke_for``). ``start``: a first line other than
+    ``match(target)`` (a ``position`` line; its players must be P1 with the white and P2)."""
     from onered.protocol.referee import RefereeSession, verdict_json
 
     session = RefereeSession()
-    lines: list[Any] = [match(target=target)]
+    lines: list[Any] = [match(target=target) if start is None else start]
     verdicts = [_feed(session, lines[0], verdict_json)]
     for _ in range(length):
         last = verdicts[-1]

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from onered import rules
@@ -20,7 +20,8 @@ from onered.protocol.json_fields import ProtocolError
 from onered.protocol.referee import RefereeSession, position_json
 from onered.rules import Ball, Counters, GameState, Match, RulesError, Spot
 from onered.rules.position import FIELDS, PositionError, check, read, write
-from referee_support import judge, judge_ok, play
+from onered.rules.referee import RED_SPOTS as RULES_RED_SPOTS
+from referee_support import P1, P2, judge, judge_ok, play
 
 SETTINGS = settings(
     max_examples=60,
@@ -291,3 +292,74 @@ def test_the_documented_examples_read_and_write_back() -> None:
         "as_they_lie",
         "from_d",
     ]
+
+
+@st.composite
+def positions(draw: st.DrawFn) -> GameState:
+    """Any state the referee could be in while the game goes on (P1 with the white), built
+    field by field within the rules' limits."""
+    target = draw(st.integers(1, 400))
+    handicap = (draw(st.integers(0, target - 1)), draw(st.integers(0, target - 1)))
+    score = (draw(st.integers(handicap[0], target - 1)), draw(st.integers(handicap[1], target - 1)))
+    to_play = draw(st.integers(0, 1))
+    option = draw(st.integers(0, 3)) == 0
+    scored = score[to_play] - handicap[to_play]
+    brk = 0 if option else draw(st.one_of(st.just(0), st.integers(0, scored)))
+    cannons = hazards = red_run = 0
+    if brk and draw(st.booleans()):
+        cannons = draw(st.integers(0, min(75, brk // 2)))
+    elif brk:
+        hazards = draw(st.integers(0, min(15, brk // 2)))
+        red_run = draw(st.integers(0, min(hazards, brk - 2 * hazards)))
+    baulk_met = brk // 100 - 1
+    if brk % 100 >= 80 and draw(st.booleans()):
+        baulk_met += 1
+    point = st.tuples(st.floats(0.02625, 1.75175), st.floats(0.02625, 3.54275))
+    table: dict[Ball, tuple[float, float] | None] = {}
+    for ball in (Ball.WHITE, Ball.YELLOW):
+        kind = draw(st.integers(0, 2))
+        if kind:
+            table[ball] = draw(point) if kind == 1 else None
+    red_spot = draw(st.sampled_from([None, Spot.BILLIARDS, Spot.PYRAMID, Spot.CENTRE]))
+    red_kind = draw(st.integers(0, 2))
+    if red_kind == 0:
+        table[Ball.RED] = None
+    elif red_spot is not None:
+        table[Ball.RED] = red_spot.point
+    else:
+        at = draw(point)
+        assume(all(math.dist(at, s.point) > 1e-3 for s in RULES_RED_SPOTS))
+        table[Ball.RED] = at
+    fallback = red_run >= 2 and red_spot is Spot.BILLIARDS and draw(st.booleans())
+    return GameState(
+        match=Match(target=target, players=(P1, P2), handicap=handicap),
+        table=table,
+        score=score,
+        stroke_no=draw(st.integers(1, 10_000)),
+        to_play=to_play,
+        break_=brk,
+        counters=Counters(cannons, hazards, red_run),
+        red_spot=red_spot,
+        red_fallback=fallback,
+        baulk_met=baulk_met,
+        choice_pending=option,
+    )
+
+
+@SETTINGS
+@given(state=positions(), data=st.data(), length=st.integers(1, 25))
+def test_from_any_position_the_referee_reaches_only_positions_that_read_back(
+    state: GameState, data: st.DataObject, length: int
+) -> None:
+    """The seam both ways: every generated state is valid and reads back equal, and judging
+    random lines from it (a position line, then strokes and choices) only ever reaches states
+    that check() accepts and that read back equal: the checks refuse nothing the referee can
+    do, from wherever it starts."""
+    check(state)
+    text = write(state)
+    assert read(text) == state
+    lines, _ = play(
+        data, state.match.target, length, with_positions=True, start=position_json(state)
+    )
+    for reached in states_of(lines):
+        assert read(write(reached)) == reached
