@@ -34,7 +34,7 @@ from onered.game.loop import Game
 from onered.game.model import Action, GameError, Position, StrokeRecord
 from onered.game.simulator import PhysicsSimulator
 from onered.physics import Params, TableSpec
-from onered.physics.types import EventKind, ShotResult
+from onered.physics.types import ShotResult
 from onered.players.search import Choice, Searcher
 from onered.players.strength import STRENGTHS, Budget, Strength
 from onered.rules import Ball, ScoreKind
@@ -194,7 +194,6 @@ class Coach:
                     odds,
                     reason,
                     None if margin is None else odds.value - margin,
-                    position.cue_ball,
                 )
             )
         weighed = None
@@ -207,7 +206,7 @@ class Coach:
             except GameError as exc:
                 raise AdviceError(f"played: {exc}") from None
             odds, _ = self._odds(position, choice, record, samples, seed)
-            weighed = _suggestion(0, choice, record, odds, None, None, position.cue_ball)
+            weighed = _suggestion(0, choice, record, odds, None, None)
         return Advice(position, self.strength.name, samples, tuple(suggestions), weighed)
 
     def _nominal(self, position: Position, choice: Choice) -> StrokeRecord | None:
@@ -223,7 +222,6 @@ class Coach:
         """The best candidate of each kind of stroke, in the search's order."""
         seen: set[tuple[object, ...]] = set()
         out: list[tuple[Choice, StrokeRecord]] = []
-        cue = position.cue_ball.value
         for choice in shortlist:
             record = self._nominal(position, choice)
             if record is None:
@@ -234,7 +232,7 @@ class Coach:
                 tuple(kind for kind, _ in verdict.scored),
                 _pockets(record.result),
                 verdict.foul is not None,
-                _cushion_first(record.result, cue),
+                _action(choice, record).cushion_first,
             )
             if key not in seen:
                 seen.add(key)
@@ -335,14 +333,10 @@ def _pockets(result: ShotResult) -> tuple[tuple[Ball, str], ...]:
     return tuple((Ball(b), bridge.pocket_of(events, b) or "") for b in bridge.potted(events))
 
 
-def _cushion_first(result: ShotResult, cue: str) -> bool:
-    for event in result.events:
-        if cue in event.balls:
-            if event.kind is EventKind.CUSHION:
-                return True
-            if event.kind is EventKind.BALL_BALL:
-                return False
-    return False
+def _action(choice: Choice, record: StrokeRecord) -> CueAction:
+    """The cue action of a candidate, read from its nominal stroke."""
+    before = {b.value: p for b, p in record.before.items()}
+    return describe(choice.strike, choice.placed, before, record.result, record.cue_ball.value)
 
 
 def _paired_se(a: Sequence[float], b: Sequence[float]) -> float:
@@ -411,10 +405,8 @@ def _suggestion(
     odds: Odds,
     reason: Reason | None,
     margin: float | None,
-    cue: Ball,
 ) -> Suggestion:
     result = record.result
-    before = {b.value: p for b, p in record.before.items()}
     paths = {}
     for name in result.paths:
         points = _sample_path(result, name)
@@ -423,7 +415,7 @@ def _suggestion(
     verdict = record.verdict
     return Suggestion(
         rank=rank,
-        action=describe(choice.strike, choice.placed, before, result, cue.value),
+        action=_action(choice, record),
         scores=tuple(kind for kind, _ in verdict.scored),
         points=verdict.points,
         pockets=_pockets(result),
