@@ -38,6 +38,7 @@ from onered.physics.types import ShotResult
 from onered.players.search import Choice, Searcher
 from onered.players.strength import STRENGTHS, Budget, Strength
 from onered.rules import Ball, ScoreKind
+from onered.svg import position_at
 from onered.table import Point
 
 #: Suggestions returned by default, and how many kinds of stroke are weighed for them.
@@ -387,14 +388,9 @@ def _sample_path(result: ShotResult, ball: str, step: float = 0.02) -> tuple[Poi
             continue
         speed = math.hypot(*seg.v0) + 0.5 * math.hypot(*seg.a) * span
         n = max(1, min(60, math.ceil(speed * span / step)))
+        piece = (seg,)
         for j in range(0 if not points else 1, n + 1):
-            tau = span * j / n
-            points.append(
-                (
-                    seg.p0[0] + seg.v0[0] * tau + 0.5 * seg.a[0] * tau * tau,
-                    seg.p0[1] + seg.v0[1] * tau + 0.5 * seg.a[1] * tau * tau,
-                )
-            )
+            points.append(position_at(piece, seg.t0 + span * j / n, seg.p0))
     return tuple(points)
 
 
