@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from onered.cli import main
+from onered.game.record import RECORD_VERSION
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +49,7 @@ def test_play_calls_the_game_and_records_it(recorded: tuple[Path, str]) -> None:
     lines = path.read_text(encoding="utf-8").splitlines()
     first = json.loads(lines[0])
     assert first["type"] == "match"
-    assert first["record"] == 1
+    assert first["record"] == RECORD_VERSION
     assert first["seed"] == 3
     assert first["entrants"] == {"Beginner 1": "ai:beginner", "Beginner 2": "ai:beginner"}
     last = json.loads(lines[-1])
@@ -135,7 +136,7 @@ def test_a_file_that_is_not_a_record_is_refused_by_replay_and_stats(
     path = tmp_path / "referee.jsonl"
     path.write_text('{"type": "match", "target": 100, "players": ["a", "b"]}\n', encoding="utf-8")
     assert main(["replay", str(path)]) == 2
-    assert "line 1: record: expected format version 1" in capsys.readouterr().err
+    assert "line 1: record: expected format version 2" in capsys.readouterr().err
     path.write_text("not json\n", encoding="utf-8")
     assert main(["stats", str(path)]) == 2
     assert "line 1: not valid JSON" in capsys.readouterr().err

@@ -129,7 +129,7 @@ def lines_of(*objs: object) -> Iterator[str]:
         (['{"type": "stroke"}'], "line 1: the first line of a record must be its match line"),
         (
             ['{"type": "match", "target": 100, "players": ["a", "b"]}'],
-            "line 1: record: expected format version 1",
+            "line 1: record: expected format version 2",
         ),
     ],
 )

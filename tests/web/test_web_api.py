@@ -193,7 +193,8 @@ def test_impossible_taps_and_lines_are_refused_and_not_stored(api: Api) -> None:
     assert "'miss' cannot go with cannon" in r.error
     r = api.mark(game, token, parts=["cannon"])  # the second ball is not on the table yet
     assert r.status == 422
-    assert "cannon" in r.error
+    assert r.body["code"] == "impossible"
+    assert "yellow is not on the table" in r.error
     r = api.mark(game, token, parts=["bogus"])
     assert r.status == 422
     assert r.error.startswith("parts.0:")

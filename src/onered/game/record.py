@@ -1,29 +1,37 @@
-"""The game record: a game as JSON Lines, enough to replay it exactly and to judge it again.
+"""The game record: one format for every game, played or marked, and its one reader.
 
-The first line is the referee protocol's ``match`` line with more fields; then one line
-per stroke — the referee protocol's ``stroke`` line (the bridge's outcome with the rest
-positions) with more fields — and one ``choice`` line per foul option taken. The referee
-ignores the extra fields, so ``onered referee RECORD`` judges the game again, and its
-verdicts equal the recorded ones. Field by field (``docs/players.md`` has an example):
+``docs/record-format.md`` describes it fully, with an example. In short: JSON Lines; the
+first line is the referee protocol's ``match`` line (or, from version 2, its ``position``
+line: the game starts from a written position) with more fields; then one ``stroke`` line
+per stroke and one ``choice`` line per foul option taken. The referee ignores the extra
+fields, so ``onered referee RECORD`` judges the game again, and its verdicts equal the
+recorded ones. Three layouts are read (:func:`parse_text`):
 
-``match``: ``target``, ``players``, ``balls`` as the protocol; ``record`` (format version,
-1); ``seed`` (the seed the game was played with, or ``null``); ``physics`` (``params`` and
-``table``: every field of the engine's ``Params`` and ``TableSpec``; ``fingerprint``: the
-engine's hash of three canonical strokes); ``entrants`` (who played: name -> description
-such as ``"ai:pro"``); ``lag`` (``null``, or ``strokes``: for each player ``player``,
-``start``, ``strike``, ``rest``, ``reached_top``; ``winner``; ``choice``: ``play_first``,
-``ball``); ``opening`` (the referee's verdict on the match line).
+- a full game record (``record``: 1 or 2): a played game's lines carry the simulation
+  (``strike``, ``before``, ``events``, ``rest``, ``after``) and every verdict;
+- the referee protocol's lines only (no ``record`` field): a marked game;
+- ``{"in": line, "out": verdict}`` pairs (what ``onered referee --pairs`` writes).
+
+Version 1 is read as version 2 (version 2 only adds the position first line). What was
+played is always readable, exportable and can be continued; only the bit-exact
+re-simulation (``onered replay``) needs the engine whose ``physics.fingerprint`` the record
+names, and says so when it differs.
+
+Fields of a played game's record, line by line:
+
+``match``: ``target``, ``players``, ``balls`` (and ``handicap``) as the protocol; ``record``
+(format version); ``seed`` (the seed the game was played with, or ``null``); ``physics``
+(``params`` and ``table``: every field of the engine's ``Params`` and ``TableSpec``;
+``fingerprint``: the engine's hash of three canonical strokes; ``null`` for a marked game);
+``entrants`` (who played: name -> description such as ``"ai:pro"``); ``lag`` (``null``, or
+``strokes``: for each player ``player``, ``start``, ``strike``, ``rest``, ``reached_top``;
+``winner``; ``choice``: ``play_first``, ``ball``); ``opening`` (the referee's verdict on the
+match line).
 
 ``stroke``: ``striker``, ``placed`` (from hand only), ``first_hit``, ``cannon``, ``potted``,
-``off_table``, ``fouls`` (those the game loop saw: ``bad_from_hand``), ``crossed_baulk``,
-``touching``, ``positions`` (the referee protocol's fields, as told to the referee);
-``cue_ball``; ``before`` (every ball on the table before the stroke, a cue ball from hand at
-its placement); ``strike`` (the cue action delivered: ``speed``,
-``aim``, ``side``, ``height``, ``elevation`` as the shot protocol); ``intent`` (optional: the
-``strike`` aimed for, the ``scores`` expected, the ``expected`` value); ``events``, ``rest``,
-``duration`` (the simulated shot, as the shot protocol writes them); ``verdict`` (the
-referee's verdict, as the referee protocol writes it); ``after`` (the balls on the table
-once the referee's placements are made).
+``off_table``, ``fouls``, ``crossed_baulk``, ``touching``, ``positions`` (the referee
+protocol's fields); ``cue_ball``; ``before``; ``strike``; ``intent`` (optional); ``events``,
+``rest``, ``duration`` (the simulated shot); ``verdict``; ``after``.
 
 ``choice``: ``option``, ``chooser``, ``verdict``, ``after``.
 
@@ -37,6 +45,7 @@ import json
 import math
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
 from onered.game.model import (
@@ -51,13 +60,19 @@ from onered.game.model import (
 )
 from onered.physics.types import Strike
 from onered.protocol.json_fields import ProtocolError, loads_object
-from onered.protocol.referee import verdict_json
+from onered.protocol.referee import match_json, verdict_json
 from onered.protocol.shot import events_json
 from onered.rules import Ball, Match, Option, ScoreKind, Verdict
 from onered.table import Point
 
-#: The record format's version, written in the match line's ``record`` field.
-RECORD_VERSION = 1
+#: The record format's version, written in the first line's ``record`` field.
+RECORD_VERSION = 2
+#: Versions this reader reads (1: the first line is always a match line).
+READABLE_VERSIONS = frozenset({1, 2})
+#: Limits on what is read: a file's bytes, its lines, one line's characters.
+MAX_BYTES = 16 * 1024 * 1024
+MAX_LINES = 100_001
+MAX_LINE_CHARS = 1_000_000
 
 _BALLS = {b.value: b for b in Ball}
 _OPTIONS = {o.value: o for o in Option}
@@ -65,14 +80,176 @@ _SCORES = {k.value: k for k in ScoreKind}
 
 
 class RecordError(ValueError):
-    """A record that cannot be read: the message names the line and the field."""
+    """A record that cannot be read: the message names the line and the field.
+
+    ``line``: the file's 1-based line number at fault (``None`` when the message names it
+    itself or it is the whole file); ``code``: the kind of fault, for an interface's own
+    words (``onered.web.i18n`` has ``error.<code>``); ``params``: the values its words use
+    (``line``, ``detail``, ``max`` ...)."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        line: int | None = None,
+        code: str = "bad_record",
+        params: Mapping[str, object] | None = None,
+    ) -> None:
+        super().__init__(message if line is None else f"line {line}: {message}")
+        self.line = line
+        self.message = message
+        self.code = code
+        self.params = {
+            **({"line": line} if line is not None else {}),
+            "detail": message,
+            **(params or {}),
+        }
+
+
+class LineKind(Enum):
+    """The kinds of line of a game: the first line (a match, or a written position), then
+    strokes and foul options."""
+
+    MATCH = "match"
+    POSITION = "position"
+    STROKE = "stroke"
+    CHOICE = "choice"
+
+
+#: The referee protocol's fields of each line kind: what a protocol export keeps (a played
+#: game's lines carry more: the record's).
+PROTOCOL_FIELDS: Mapping[LineKind, frozenset[str]] = {
+    LineKind.MATCH: frozenset({"type", "target", "players", "balls", "handicap"}),
+    LineKind.POSITION: frozenset({"type", "position"}),
+    LineKind.STROKE: frozenset(
+        {
+            "type",
+            "striker",
+            "struck",
+            "placed",
+            "first_hit",
+            "cannon",
+            "potted",
+            "off_table",
+            "fouls",
+            "crossed_baulk",
+            "touching",
+            "positions",
+            "occupied",
+        }
+    ),
+    LineKind.CHOICE: frozenset({"type", "option"}),
+}
+
+
+def line_kind(obj: Mapping[str, object]) -> LineKind:
+    """The kind of a line; ``ProtocolError`` for a missing or unknown ``type``."""
+    kind = obj.get("type")
+    for k in LineKind:
+        if kind == k.value:
+            return k
+    if kind is None:
+        raise ProtocolError("type: missing (expected match, position, stroke or choice)")
+    raise ProtocolError(
+        f"type: unknown line type {json.dumps(kind)[:40]} "
+        "(expected match, position, stroke or choice)"
+    )
+
+
+def protocol_line(obj: Mapping[str, object]) -> dict[str, object]:
+    """A line with only the referee protocol's fields of its kind (the protocol ignores the
+    others, so it means the same to the referee)."""
+    allowed = PROTOCOL_FIELDS[line_kind(obj)]
+    return {k: v for k, v in obj.items() if k in allowed}
+
+
+def decode(data: bytes) -> str:
+    """A file's text: UTF-8, a byte-order mark dropped, at most :data:`MAX_BYTES`."""
+    if len(data) > MAX_BYTES:
+        raise RecordError(
+            f"the file is too large (at most {MAX_BYTES} bytes)",
+            code="file_too_large",
+            params={"max": MAX_BYTES},
+        )
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecordError(
+            f"not UTF-8 text ({exc.reason} at byte {exc.start})",
+            code="not_utf8",
+            params={"detail": f"byte {exc.start}"},
+        ) from None
+    return text.removeprefix("\ufeff")
+
+
+def parse_text(text: str) -> list[tuple[int, dict[str, Any]]]:
+    """The game lines of a file, each with its 1-based line number in the file: JSON Lines
+    in one of the three layouts of the module docstring (blank lines skipped; a pairs
+    file's lines without ``in`` skipped as comments). A byte-order mark is dropped. Checks
+    only the shape (JSON objects, limits, a readable version); the referee judges the
+    lines (``onered.game.session``)."""
+    text = text.removeprefix("\ufeff")
+    if not text.strip():
+        raise RecordError("the file is empty", line=1, code="file_empty")
+    out: list[tuple[int, dict[str, Any]]] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        if len(raw) > MAX_LINE_CHARS:
+            raise RecordError(
+                f"the line is too long (at most {MAX_LINE_CHARS} characters)",
+                line=number,
+                code="line_too_long",
+                params={"max": MAX_LINE_CHARS},
+            )
+        try:
+            obj: dict[str, Any] = dict(loads_object(raw))
+        except ProtocolError as exc:
+            raise RecordError(
+                str(exc), line=number, code="not_json", params={"detail": str(exc)}
+            ) from None
+        if "type" not in obj:
+            inner = obj.get("in")
+            if inner is None:
+                continue  # a comment line of a pairs file
+            if not isinstance(inner, dict):
+                detail = f"in: expected a protocol line object, got {json.dumps(inner)[:40]}"
+                raise RecordError(detail, line=number, code="bad_line", params={"detail": detail})
+            obj = inner
+        if len(out) >= MAX_LINES:
+            raise RecordError(
+                f"too many lines (at most {MAX_LINES})",
+                line=number,
+                code="too_many_lines",
+                params={"max": MAX_LINES},
+            )
+        if not out:
+            _check_version(obj, number)
+        out.append((number, obj))
+    if not out:
+        raise RecordError("no game lines found", line=1, code="file_empty")
+    return out
+
+
+def _check_version(first: Mapping[str, Any], number: int) -> None:
+    version = first.get("record")
+    if version is None or version in READABLE_VERSIONS:
+        return
+    raise RecordError(
+        f"record: format version {json.dumps(version)[:20]} is not one this onered reads "
+        f"({', '.join(str(v) for v in sorted(READABLE_VERSIONS))}); a newer onered wrote it?",
+        line=number,
+        code="version",
+        params={"got": str(version)[:20], "max": RECORD_VERSION},
+    )
 
 
 # --- writing ------------------------------------------------------------------------------
 
 
 def dumps(obj: Mapping[str, Any]) -> str:
-    """One record line: strict JSON (no NaN), UTF-8 names kept as they are."""
+    """One record line (as stored and exported): strict JSON (no NaN), UTF-8 names kept as
+    they are."""
     return json.dumps(obj, ensure_ascii=False, allow_nan=False)
 
 
@@ -117,21 +294,22 @@ def _lag_json(lag: Lag | None) -> dict[str, Any] | None:
 def match_line(
     match: Match,
     *,
-    physics: Mapping[str, Any],
-    opening: Verdict,
+    physics: Mapping[str, Any] | None = None,
+    opening: Verdict | None = None,
     seed: int | None = None,
     entrants: Mapping[str, str] | None = None,
     lag: Lag | None = None,
 ) -> dict[str, Any]:
-    """The record's first line: the referee's match line and what a replay needs."""
+    """The game's first line: the referee protocol's match line; with the ``opening``
+    verdict, the record's header too (``physics`` ``None``: a marked game)."""
+    line: dict[str, Any] = dict(match_json(match))
+    if opening is None:
+        return line
     return {
-        "type": "match",
-        "target": match.target,
-        "players": list(match.players),
-        "balls": [b.value for b in match.balls],
+        **line,
         "record": RECORD_VERSION,
         "seed": seed,
-        "physics": dict(physics),
+        "physics": None if physics is None else dict(physics),
         "entrants": dict(entrants or {}),
         "lag": _lag_json(lag),
         "opening": verdict_json(opening, match.players),
@@ -323,9 +501,10 @@ def _read_header(obj: Mapping[str, Any]) -> Header:
     if obj.get("type") != "match":
         raise RecordError("line 1: the first line of a record must be its match line")
     version = obj.get("record")
-    if version != RECORD_VERSION:
+    if version not in READABLE_VERSIONS:
         raise RecordError(
-            f"line 1: record: expected format version {RECORD_VERSION}, got {json.dumps(version)}"
+            f"line 1: record: expected format version {RECORD_VERSION} (or an older one: "
+            f"{', '.join(str(v) for v in sorted(READABLE_VERSIONS))}), got {json.dumps(version)}"
             " (is this a game record written by 'onered play'?)"
         )
     target = _field(obj, "target", "line 1")

@@ -6,22 +6,25 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
+from fastapi.concurrency import run_in_threadpool
 
 from onered import __version__
-from onered.game import validate
+from onered.game import PhysicsSimulator, record, validate
+from onered.game.record import RecordError
+from onered.game.session import HUMAN, Session, SessionError, ai_entrant
 from onered.physics import TableSpec
-from onered.rules import Ball, Match, RulesError
+from onered.rules import Ball, Match
 from onered.table import BALL_RADIUS, BAULK_Y, D_CENTRE, D_RADIUS, LENGTH, SPOT_POINTS, WIDTH
 from onered.texts import Lang
-from onered.web import i18n, play
-from onered.web import record as rec
+from onered.web import i18n
 from onered.web.errors import ApiError
-from onered.web.games import GamesDep, list_item, urls
+from onered.web.games import Games, GamesDep, list_item, session_error, urls
 from onered.web.models import NewGame, NewMode, Opponent
 from onered.web.store import Mode
+from onered.web.view import game_json, summary_json
 
-#: Largest imported file.
-MAX_IMPORT_BYTES = 16 * 1024 * 1024
+#: Largest imported file (the record format's limit).
+MAX_IMPORT_BYTES = record.MAX_BYTES
 
 router = APIRouter()
 
@@ -108,16 +111,34 @@ def _download(text: str, filename: str) -> Any:
 def export_jsonl(game_id: str, games: GamesDep) -> Any:
     """The referee protocol's lines of the game."""
     _, game = games.replay(game_id)
-    return _download(rec.export_jsonl(game), f"onered-{game_id}.jsonl")
+    with games.lock:
+        text = game.export_protocol()
+    return _download(text, f"onered-{game_id}.jsonl")
 
 
 @router.get("/api/games/{game_id}/record.jsonl")
 def export_record(game_id: str, games: GamesDep) -> Any:
-    """The game record of the game."""
+    """The game record of the game (``docs/record-format.md``)."""
     row, game = games.replay(game_id)
     entrants = row.settings.get("entrants", {})
-    text = rec.export_record(game, entrants if isinstance(entrants, dict) else {})
+    with games.lock:
+        text = game.export_record(entrants if isinstance(entrants, dict) else {})
     return _download(text, f"onered-{game_id}.record.jsonl")
+
+
+def _created(
+    games: Games, mode: Mode, session: Session, entrants: dict[str, str]
+) -> dict[str, Any]:
+    game_id, token = games.store.create(
+        mode, session.texts(), {"entrants": entrants}, summary_json(session)
+    )
+    row = games.row(game_id)
+    return {
+        "id": game_id,
+        "token": token,
+        "urls": urls(game_id, mode),
+        "game": game_json(row, session, 0),
+    }
 
 
 @router.post("/api/games", status_code=201)
@@ -132,63 +153,47 @@ def new_game(body: NewGame, games: GamesDep) -> dict[str, Any]:
     first_ball = Ball(body.breaker_ball.value)
     second_ball = Ball.YELLOW if first_ball is Ball.WHITE else Ball.WHITE
     match = Match(target=target, players=order, balls=(first_ball, second_ball))
-    entrants = dict.fromkeys(names, play.HUMAN)
+    entrants = dict.fromkeys(names, HUMAN)
     if body.mode is NewMode.PLAY and body.opponent is Opponent.AI:
-        entrants[names[1]] = play.ai_entrant(body.strength)
+        entrants[names[1]] = ai_entrant(body.strength)
+    played = body.mode is NewMode.PLAY
     try:
-        if body.mode is NewMode.PLAY:
-            first: dict[str, Any] = play.match_line(match, entrants)
-        else:
-            rec.new_match(match.target, match.players, match.balls)
-            first = rec.match_line(match)
-        game = rec.replay_objects([first])
-    except (RulesError, rec.RecordError) as exc:
-        raise ApiError(422, str(exc)) from None
-    mode = Mode.PLAY if body.mode is NewMode.PLAY else Mode.MARK
-    game_id, token = games.store.create(
-        mode, [rec.dumps_line(first)], {"entrants": entrants}, rec.summary_json(game)
-    )
-    row = games.row(game_id)
-    return {
-        "id": game_id,
-        "token": token,
-        "urls": urls(game_id, mode),
-        "game": games.view(row, game, 0),
-    }
+        session = Session.new(
+            match, simulator=PhysicsSimulator() if played else None, entrants=entrants
+        )
+    except SessionError as exc:
+        raise session_error(exc) from None
+    return _created(games, Mode.PLAY if played else Mode.MARK, session, entrants)
+
+
+def _import(games: Games, data: bytes) -> dict[str, Any]:
+    """Read, check and judge an imported file, then store it (run in a worker thread: a
+    long file must not hold up the server's other requests)."""
+    try:
+        session = Session.from_text(record.decode(data), check=True)
+    except RecordError as exc:
+        raise ApiError(422, f"file: {exc}", exc.code, exc.params) from None
+    entrants = session.entrants or dict.fromkeys(session.players, HUMAN)
+    mode = Mode.PLAY if session.playable else Mode.IMPORT
+    return _created(games, mode, session, entrants)
 
 
 @router.post("/api/import", status_code=201)
 async def import_game(request: Request, games: GamesDep) -> dict[str, Any]:
-    """A game file: the referee protocol's JSON Lines, or a game record."""
+    """A game file (``docs/record-format.md``): a game record, the referee protocol's JSON
+    Lines, or in/out pairs; a UTF-8 byte-order mark is accepted. At most
+    ``record.MAX_BYTES``; checked as a new game is (names, target, table), judged line by
+    line, off the event loop."""
     chunks: list[bytes] = []
     size = 0
     async for chunk in request.stream():
         size += len(chunk)
-        if size > MAX_IMPORT_BYTES:
-            raise ApiError(413, f"file: too large (at most {MAX_IMPORT_BYTES} bytes)")
+        if size > record.MAX_BYTES:
+            raise ApiError(
+                413,
+                f"file: too large (at most {record.MAX_BYTES} bytes)",
+                "file_too_large",
+                {"max": record.MAX_BYTES},
+            )
         chunks.append(chunk)
-    try:
-        text = b"".join(chunks).decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ApiError(422, f"file: not UTF-8 text ({exc.reason})") from None
-    try:
-        objects = rec.parse_file(text)
-        game = rec.replay_objects(objects)
-    except rec.RecordError as exc:
-        raise ApiError(422, f"file: {exc}") from None
-    raw_entrants = game.entries[0].line.get("entrants")
-    entrants = (
-        {str(k): str(v) for k, v in raw_entrants.items()}
-        if isinstance(raw_entrants, dict)
-        else dict.fromkeys(game.players, play.HUMAN)
-    )
-    lines = [rec.dumps_line(e.line) for e in game.entries]
-    mode = Mode.PLAY if play.playable(game) else Mode.IMPORT
-    game_id, token = games.store.create(mode, lines, {"entrants": entrants}, rec.summary_json(game))
-    row = games.row(game_id)
-    return {
-        "id": game_id,
-        "token": token,
-        "urls": urls(game_id, mode),
-        "game": games.view(row, game, 0),
-    }
+    return await run_in_threadpool(_import, games, b"".join(chunks))

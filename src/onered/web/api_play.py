@@ -1,5 +1,6 @@
 """Changing a game (each route needs the game's secret): a referee line, a marked stroke,
-the foul option, undo, a late claim, a played stroke, the computer's turn."""
+the foul option, undo, a late claim, a played stroke, the computer's turn. The rules are the
+game core's (``onered.game.session``); a route reads the request and answers."""
 
 from __future__ import annotations
 
@@ -10,14 +11,15 @@ from typing import Any
 from fastapi import APIRouter
 
 from onered.game import Action
+from onered.game.session import Played, Session, SessionError, Turn
 from onered.physics.types import Strike
-from onered.protocol.json_fields import ProtocolError
-from onered.web import marking, play
-from onered.web import record as rec
+from onered.texts import Lang
+from onered.web import i18n, pad
 from onered.web.errors import ApiError
-from onered.web.games import AuthorizedId, GamesDep, game_over
+from onered.web.games import AuthorizedId, Games, GamesDep, game_over, session_error
 from onered.web.models import AfterBody, ChoiceBody, ClaimBody, LineBody, MarkBody, PlayBody
-from onered.web.store import GameRow, Mode
+from onered.web.play import shot_json
+from onered.web.store import Mode
 
 router = APIRouter()
 
@@ -28,14 +30,17 @@ def _seed(game_id: str, version: int) -> int:
     return zlib.crc32(f"{game_id}:{version}".encode())
 
 
-def _markable(games: GamesDep, game_id: str) -> None:
-    if games.row(game_id).mode is Mode.PLAY:
-        raise ApiError(
-            409,
-            "this game is played on the simulated table: strokes come from "
-            "/play, not from the marker",
-            "played",
-        )
+def _played_game(games: Games, game_id: str) -> Session:
+    row, session = games.replay(game_id)
+    if row.mode is not Mode.PLAY:
+        raise ApiError(409, "this game is marked, not played on the simulated table", "not_played")
+    return session
+
+
+def _stored(games: Games, game_id: str, after: int | None, line: Any) -> dict[str, Any]:
+    """Keep a line computed from the game's current position (``after``: the lines it was
+    computed on, so a change in between is a conflict, not a stroke from a stale table)."""
+    return games.answer(*games.change(game_id, after, lambda s: s.append(line))[:3])
 
 
 @router.post("/api/games/{game_id}/check")
@@ -47,116 +52,77 @@ def check(game_id: AuthorizedId) -> dict[str, Any]:
 @router.post("/api/games/{game_id}/lines")
 def add_line(game_id: AuthorizedId, body: LineBody, games: GamesDep) -> dict[str, Any]:
     """Append a referee-protocol ``stroke`` or ``choice`` line (judged first)."""
-    _markable(games, game_id)
-    try:
-        line = rec.clean_line(body.line)
-    except ProtocolError as exc:
-        raise ApiError(422, f"line: {exc}") from None
-    if line.get("type") == "match":
-        raise ApiError(422, "line: a second match line: the match line comes once, first")
-    return games.changed_view(game_id, body.after, [line])
+    return games.answer(*games.change(game_id, body.after, lambda s: s.enter(body.line))[:3])
 
 
 @router.post("/api/games/{game_id}/mark")
 def mark(game_id: AuthorizedId, body: MarkBody, games: GamesDep) -> dict[str, Any]:
     """Append the stroke the marker tapped."""
-    _markable(games, game_id)
-    _, game = games.replay(game_id)
-    if game.over:
-        raise game_over(game)
-    try:
-        line = marking.compose(game.state, body.mark())
-    except marking.MarkError as exc:
-        raise ApiError(422, str(exc)) from None
-    return games.changed_view(game_id, body.after, [line])
+    tapped = body.mark()
+
+    def act(session: Session) -> None:
+        if session.over:
+            raise game_over(session)
+        session.check_mark(tapped)  # taps that cannot go together, whatever the position
+        why = pad.impossible(session.state, tapped)  # the rules' reason, said by the page
+        if why is not None:
+            text = i18n.reason_text(why, Lang.EN)
+            raise ApiError(422, f"impossible now: {text}", "impossible", pad.why_json(why))
+        session.mark(tapped)
+
+    return games.answer(*games.change(game_id, body.after, act)[:3])
 
 
 @router.post("/api/games/{game_id}/choice")
 def choice(game_id: AuthorizedId, body: ChoiceBody, games: GamesDep) -> dict[str, Any]:
     """The incoming player's foul option (2.12.3)."""
-    row, game = games.replay(game_id)
-    if row.mode is Mode.PLAY:
-        try:
-            line = play.choose(game, body.option)
-        except play.PlayError as exc:
-            raise ApiError(409, str(exc)) from None
-    else:
-        line = {"type": "choice", "option": body.option.value}
-    return games.changed_view(game_id, body.after, [line])
+    return games.answer(*games.change(game_id, body.after, lambda s: s.choose(body.option))[:3])
 
 
 @router.post("/api/games/{game_id}/undo")
 def undo(game_id: AuthorizedId, body: AfterBody, games: GamesDep) -> dict[str, Any]:
     """Take back the last line (a stroke, or a foul option)."""
-    return games.changed_view(game_id, body.after, [], pop=1)
+    return games.answer(*games.change(game_id, body.after, lambda s: s.undo())[:3])
 
 
 @router.post("/api/games/{game_id}/claim")
 def claim(game_id: AuthorizedId, body: ClaimBody, games: GamesDep) -> dict[str, Any]:
     """A foul on the last stroke, claimed before the next stroke (2.12.4): the stroke is
     judged again with the foul."""
-    _markable(games, game_id)
-    _, game = games.replay(game_id)
-    last = game.last
-    if last.kind is not rec.LineKind.STROKE:
-        raise ApiError(
-            409,
-            "claim: there is no stroke to claim a foul on (a claim comes "
-            "right after the stroke, before the next one)",
-        )
-    if last.verdict.foul is not None:
-        raise ApiError(409, "claim: the last stroke was already judged a foul")
-    line = dict(last.line)
-    raw = line.get("fouls", [])
-    codes = [c for c in raw if isinstance(c, str)] if isinstance(raw, list) else []
-    codes += [f.value for f in body.fouls if f.value not in codes]
-    line["fouls"] = codes
-    return games.changed_view(game_id, body.after, [line], pop=1)
-
-
-def _check_turn_is_human(game: rec.Game, row: GameRow) -> None:
-    if game.over:
-        raise game_over(game)
-    name = game.players[game.state.to_play]
-    entrant = play.entrants(game).get(name)
-    if play.ai_strength(entrant) is not None:
-        raise ApiError(409, f"it is {name}'s turn, and {name} is the computer")
+    return games.answer(*games.change(game_id, body.after, lambda s: s.claim(body.fouls))[:3])
 
 
 @router.post("/api/games/{game_id}/play")
 def play_stroke(game_id: AuthorizedId, body: PlayBody, games: GamesDep) -> dict[str, Any]:
-    """Play a stroke on the simulated table; the answer has the shot to animate."""
-    row, game = games.replay(game_id)
-    if row.mode is not Mode.PLAY:
-        raise ApiError(409, "this game is marked, not played on the simulated table")
-    _check_turn_is_human(game, row)
+    """Play a stroke on the simulated table; the answer has the shot to animate. The shot
+    is simulated from the current position before the game is locked, then kept."""
+    session = _played_game(games, game_id)
     placed = body.placed
     if placed is not None and not all(math.isfinite(c) for c in placed):
-        raise ApiError(422, "placed: expected two finite numbers")
+        raise ApiError(422, "placed: expected two finite numbers", "bad_input")
     action = Action(strike=Strike(**body.strike.as_dict()), placed=placed)
-    try:
-        played = play.play(game, action)
-    except play.PlayError as exc:
-        raise ApiError(422, str(exc)) from None
-    after = body.after if body.after is not None else len(game.entries)
-    result = games.changed_view(game_id, after, [played.line])
-    result["shot"] = played.shot
+    with games.lock:
+        after = body.after if body.after is not None else len(session)
+        try:
+            played: Played = session.plan_human(action)
+        except SessionError as exc:
+            raise session_error(exc) from None
+    result = _stored(games, game_id, after, played.line)
+    result["shot"] = shot_json(played.stroke.result, played.stroke.before)
     return result
 
 
 @router.post("/api/games/{game_id}/ai")
 def ai_turn(game_id: AuthorizedId, body: AfterBody, games: GamesDep) -> dict[str, Any]:
-    """The computer plays its turn: a foul option or a stroke (with its shot)."""
-    row, game = games.replay(game_id)
-    if row.mode is not Mode.PLAY:
-        raise ApiError(409, "this game is marked, not played on the simulated table")
-    if game.over:
-        raise game_over(game)
+    """The computer plays its turn: a foul option or a stroke (with its shot). The search
+    runs on the current position outside the game's lock."""
+    session = _played_game(games, game_id)
+    after = body.after if body.after is not None else len(session)
     try:
-        turn = play.ai_turn(game, _seed(game_id, len(game.entries)))
-    except ValueError as exc:  # PlayError, or a refusal of the table's (never expected)
-        raise ApiError(409, f"the computer cannot play: {exc}", "ai_failed") from None
-    after = body.after if body.after is not None else len(game.entries)
-    result = games.changed_view(game_id, after, [turn.line])
-    result["shot"] = turn.shot
+        turn: Turn = session.plan_ai_turn(_seed(game_id, after))
+    except SessionError as exc:
+        raise session_error(exc) from None
+    result = _stored(games, game_id, after, turn.line)
+    stroke = turn.stroke
+    result["shot"] = None if stroke is None else shot_json(stroke.result, stroke.before)
     return result

@@ -1,42 +1,53 @@
-"""The games behind the routes: load a game's session, show it, change it, check secrets.
+"""The games behind the routes: each game's current session, kept; views; changes; secrets.
 
-The routers (``api_games``, ``api_play``, ``pages``) reach the one :class:`Games` of the
-app through :func:`games_of` and the game-changing routes check the secret with
-:data:`AuthorizedId`.
+A game's :class:`~onered.game.session.Session` (its lines judged, its current state) is
+kept in a bounded LRU cache per game id and store revision: a request reads the game's row
+(one indexed row), and replays the game's lines only when the cache does not hold that
+revision (a restart, another process's change, an evicted game). A change judges only the
+new lines from the current state and stores them in one transaction; a view sends only what
+changed since the revision the client has. So no request does work proportional to the
+game's length (but the first read of a game, and the full view with its visits).
+
+The routers reach the app's one :class:`Games` through :data:`GamesDep`; changing routes
+check the secret with :data:`AuthorizedId`.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Header, Request
 
-from onered.protocol.json_fields import ProtocolError
-from onered.protocol.referee import verdict_json
-from onered.rules import RulesError
-from onered.web import record as rec
+from onered.game.record import RecordError, dumps
+from onered.game.session import Session, SessionError
 from onered.web.errors import ApiError, not_found
 from onered.web.store import ConflictError, GameRow, Mode, Store
+from onered.web.view import game_json, summary_json
 
 TOKEN_HEADER = "X-Game-Token"
+#: Sessions kept in memory (the most recently used games).
+CACHE_SIZE = 64
+#: HTTP status of each refusal of the game core (``SessionError.code``); others are 422.
+STATUS = {
+    "over": 409,
+    "no_undo": 409,
+    "claim_none": 409,
+    "claim_foul": 409,
+    "played": 409,
+    "not_played": 409,
+    "computer_turn": 409,
+    "ai_failed": 409,
+}
+
+T = TypeVar("T")
 
 
-def game_over(game: rec.Game) -> ApiError:
-    """The answer to a stroke sent after the end of the game."""
-    winner = game.players[game.state.winner or 0]
-    return ApiError(409, f"the game is over: {winner} has won", "over", {"winner": winner})
-
-
-def _brief(entry: dict[str, Any]) -> dict[str, Any]:
-    """A log entry for the pages: the protocol fields of the line (the simulation's bulky
-    fields left out, the strike kept), and the verdict."""
-    line = entry["in"]
-    keep = rec.STROKE_FIELDS | rec.CHOICE_FIELDS | rec.MATCH_FIELDS | {"strike"}
-    return {
-        "seq": entry["seq"],
-        "in": {k: v for k, v in line.items() if k in keep},
-        "out": entry["out"],
-    }
+def session_error(exc: SessionError) -> ApiError:
+    """The game core's refusal, as the API answers it."""
+    return ApiError(STATUS.get(exc.code, 422), exc.message, exc.code, exc.params)
 
 
 def list_item(row: GameRow) -> dict[str, Any]:
@@ -61,10 +72,15 @@ def urls(game_id: str, mode: Mode) -> dict[str, str]:
 
 
 class Games:
-    """The game operations behind the routes: load, show, change."""
+    """The game operations behind the routes: load (cached), show, change."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, cache_size: int = CACHE_SIZE) -> None:
         self.store = store
+        self.cache_size = cache_size
+        self._cache: OrderedDict[str, tuple[int, Session]] = OrderedDict()
+        #: Held while a session is changed or read for a view (changes are quick: the slow
+        #: part of a played stroke, the simulation, is done before, outside it).
+        self.lock = threading.RLock()
 
     def row(self, game_id: str) -> GameRow:
         row = self.store.game(game_id)
@@ -72,102 +88,130 @@ class Games:
             raise not_found(game_id)
         return row
 
-    def replay(self, game_id: str) -> tuple[GameRow, rec.Game]:
-        row = self.row(game_id)
-        lines = self.store.lines(game_id)
+    def _keep(self, game_id: str, revision: int, session: Session) -> None:
+        self._cache[game_id] = (revision, session)
+        self._cache.move_to_end(game_id)
+        while len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
+
+    def forget(self, game_id: str) -> None:
+        """Drop a game's cached session (it is read again on next use)."""
+        with self.lock:
+            self._cache.pop(game_id, None)
+
+    def _cached(self, game_id: str, revision: int) -> Session | None:
+        hit = self._cache.get(game_id)
+        if hit is None or hit[0] != revision:
+            return None
+        self._cache.move_to_end(game_id)
+        return hit[1]
+
+    def _read(self, game_id: str, lines: Sequence[str]) -> Session:
         try:
-            return row, rec.replay(lines)
-        except rec.RecordError as exc:  # pragma: no cover - only judged lines are stored
+            return Session.from_lines(lines)
+        except RecordError as exc:  # pragma: no cover - only judged lines are stored
             raise ApiError(500, f"game {game_id!r} cannot be replayed: {exc}", "broken") from None
 
-    def view(self, row: GameRow, game: rec.Game, since: int) -> dict[str, Any]:
-        since = max(0, min(since, len(game.entries)))
-        out: dict[str, Any] = {
-            "id": row.id,
-            "mode": row.mode.value,
-            "settings": dict(row.settings),
-            "created": row.created,
-            "updated": row.updated,
-            "revision": row.revision,
-            "match": {
-                "target": game.match.target,
-                "players": list(game.players),
-                "balls": [b.value for b in game.match.balls],
-            },
-            "state": rec.state_json(game),
-            "last": verdict_json(game.last.verdict, game.players),
-            "log_from": since,
-            "log": [_brief(e) for e in rec.verdicts_json(game, since)],
-        }
-        if since == 0:
-            out["progression"] = rec.progression(game)
-            out["visits"] = [rec.visit_json(v) for v in rec.visits(game)]
-        return out
+    def replay(self, game_id: str) -> tuple[GameRow, Session]:
+        """The game's row and current session (from the cache when it holds the row's
+        revision). The session is shared: read it, change it only through :meth:`change`."""
+        with self.lock:
+            row = self.row(game_id)
+            found = self._cached(game_id, row.revision)
+            if found is not None:
+                return row, found
+            snap = self.store.snapshot(game_id)
+            if snap is None:
+                raise not_found(game_id)
+            row, lines = snap
+            session = self._read(game_id, lines)
+            self._keep(game_id, row.revision, session)
+            return row, session
+
+    def view(self, row: GameRow, game: Session, since: int) -> dict[str, Any]:
+        with self.lock:
+            return game_json(row, game, since)
 
     def view_since(self, game_id: str, since: int | None, revision: int | None) -> dict[str, Any]:
-        row, game = self.replay(game_id)
-        start = 0 if since is None else since
-        if revision is not None and since is not None:
-            if revision == row.revision:
-                start = len(game.entries)
-            elif revision == row.revision - 1:
-                start = min(since, row.changed_from)
-            else:
-                start = 0
-        return self.view(row, game, start)
+        """The game as the pages get it; with the client's ``since`` (lines it has) and
+        ``revision``, only what changed since."""
+        with self.lock:
+            row, game = self.replay(game_id)
+            return game_json(row, game, start_line(row, len(game), since, revision))
 
     def change(
         self,
         game_id: str,
         after: int | None,
-        new_lines: list[dict[str, Any]],
-        *,
-        pop: int = 0,
-    ) -> tuple[GameRow, rec.Game, int]:
-        """Drop ``pop`` lines, judge and append ``new_lines``, store; return the new row,
-        game and the first line number changed."""
-        try:
-            with self.store.edit(game_id, after) as edit:
-                lines = list(edit.lines)
-                if pop:
-                    if len(lines) - pop < 1:
-                        raise ApiError(409, "nothing to undo: the game has no strokes", "no_undo")
-                    lines = lines[: len(lines) - pop]
-                try:
-                    game = rec.replay(lines)
-                except rec.RecordError as exc:  # pragma: no cover - stored lines are judged
-                    raise ApiError(
-                        500, f"game {game_id!r} cannot be replayed: {exc}", "broken"
-                    ) from None
-                texts = []
-                for obj in new_lines:
-                    if game.over:
-                        raise game_over(game)
+        act: Callable[[Session], T],
+    ) -> tuple[GameRow, Session, int, T]:
+        """Change a game: ``act`` changes its session (undo, append ...), the lines are
+        stored to match in one transaction. ``after``: the number of lines the client saw
+        (another number is a conflict). Returns the new row, the session, the first line
+        changed and what ``act`` returned."""
+        with self.lock:
+            try:
+                with self.store.edit(game_id, after) as edit:
+                    session = self._cached(game_id, edit.revision)
+                    if session is None or len(session) != edit.count:
+                        session = self._read(game_id, edit.lines)
+                    self._cache.pop(game_id, None)  # changed below; kept again once stored
+                    session.reset_low_water()
                     try:
-                        game = rec.extend(game, obj)
-                    except (ProtocolError, RulesError) as exc:
-                        raise ApiError(422, str(exc)) from None
-                    texts.append(rec.dumps_line(obj))
-                for _ in range(pop):
-                    edit.pop()
-                for text in texts:
-                    if len(text) > rec.MAX_LINE_CHARS:
-                        raise ApiError(413, "line: too long")
-                    edit.push(text)
-                edit.set_summary(rec.summary_json(game))
-                changed = edit.changed_from
-        except KeyError:
-            raise not_found(game_id) from None
-        except ConflictError as exc:
-            raise ApiError(409, str(exc), "stale") from None
-        return self.row(game_id), game, changed
+                        result = act(session)
+                    except SessionError as exc:
+                        raise session_error(exc) from None
+                    # the lines the change kept are still stored; the rest is replaced
+                    common = session.low_water
+                    while edit.count > common:
+                        edit.pop()
+                    for entry in session.entries[common:]:
+                        edit.push(dumps(entry.line))
+                    edit.set_summary(summary_json(session))
+                    changed = edit.changed_from
+                    revision = edit.revision + 1
+            except KeyError:
+                raise not_found(game_id) from None
+            except ConflictError as exc:
+                raise ApiError(
+                    409, str(exc), "stale", {"expected": exc.expected, "found": exc.found}
+                ) from None
+            self._keep(game_id, revision, session)
+            return self.row(game_id), session, changed, result
 
     def changed_view(
         self, game_id: str, after: int | None, lines: list[dict[str, Any]], *, pop: int = 0
     ) -> dict[str, Any]:
-        row, game, changed = self.change(game_id, after, lines, pop=pop)
-        view = self.view(row, game, changed)
+        """Drop ``pop`` lines, judge and append ``lines``; the answer with the verdict of the
+        last line and the view of what changed."""
+
+        def act(session: Session) -> None:
+            for _ in range(pop):
+                session.undo()
+            for obj in lines:
+                session.append(obj)
+
+        return self.answer(*self.change(game_id, after, act)[:3])
+
+    def answer(self, row: GameRow, session: Session, changed: int) -> dict[str, Any]:
+        """A change's answer: the last verdict and the game from the first line changed."""
+        with self.lock:
+            view = game_json(row, session, changed)
         return {"verdict": view["last"], "game": view}
+
+
+def start_line(row: GameRow, lines: int, since: int | None, revision: int | None) -> int:
+    """The first line a client needs: from ``since``; with its ``revision``, nothing when it
+    is current, from the last change's first line when it is one change behind, else all."""
+    start = 0 if since is None else since
+    if revision is not None and since is not None:
+        if revision == row.revision:
+            start = lines
+        elif revision == row.revision - 1:
+            start = min(since, row.changed_from)
+        else:
+            start = 0
+    return start
 
 
 def games_of(request: Request) -> Games:
@@ -202,3 +246,9 @@ def _authorize(
 
 #: A game id in a changing route: the request must carry the game's secret.
 AuthorizedId = Annotated[str, Depends(_authorize)]
+
+
+def game_over(game: Session) -> ApiError:
+    """The answer to a stroke sent after the end of the game."""
+    winner = game.winner or ""
+    return ApiError(409, f"the game is over: {winner} has won", "over", {"winner": winner})

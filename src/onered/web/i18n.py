@@ -447,6 +447,9 @@ UI: dict[str, dict[Lang, str]] = {
         "{where}: ожидается список игроков «имя: описание».",
         "{where}: expected the players as name: description.",
     ),
+    "error.bad_record": _t(
+        "Запись партии не читается: {detail}", "The game record cannot be read: {detail}"
+    ),
     "error.file_empty": _t("В файле нет строк партии.", "The file holds no game lines."),
     "error.file_too_large": _t(
         "Файл слишком большой: не больше {max} байт.", "The file is too large: at most {max} bytes."

@@ -116,36 +116,57 @@ def _row(r: sqlite3.Row) -> GameRow:
 
 
 class Edit:
-    """The lines of one game inside a write transaction (see :meth:`Store.edit`)."""
+    """The lines of one game inside a write transaction (see :meth:`Store.edit`). Only
+    their number is read up front (the lines themselves on demand), so a change costs the
+    same on a long game as on a short one."""
 
-    def __init__(self, conn: sqlite3.Connection, game_id: str, lines: list[str]) -> None:
+    def __init__(self, conn: sqlite3.Connection, game_id: str, count: int, revision: int) -> None:
         self._conn = conn
         self.game_id = game_id
-        self.lines: tuple[str, ...] = tuple(lines)
+        #: The number of lines, and the game's revision before this change.
+        self.count = count
+        self.revision = revision
+        self._lines: tuple[str, ...] | None = None
         self._summary: Mapping[str, object] | None = None
         #: The lowest line number this edit changed (the number of lines if none).
-        self.changed_from = len(lines)
+        self.changed_from = count
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        """Every line of the game (read from the database on first use)."""
+        if self._lines is None:
+            rows = self._conn.execute(
+                "SELECT body FROM lines WHERE game_id = ? ORDER BY seq", (self.game_id,)
+            ).fetchall()
+            self._lines = tuple(r[0] for r in rows)
+        return self._lines
 
     def pop(self) -> str:
         """Delete the last line (never the match line) and return it."""
-        if len(self.lines) <= 1:
+        if self.count <= 1:
             raise ValueError("nothing to undo: only the match line is left")
-        last = self.lines[-1]
+        last: str = self._conn.execute(
+            "SELECT body FROM lines WHERE game_id = ? AND seq = ?", (self.game_id, self.count - 1)
+        ).fetchone()[0]
         self._conn.execute(
-            "DELETE FROM lines WHERE game_id = ? AND seq = ?", (self.game_id, len(self.lines) - 1)
+            "DELETE FROM lines WHERE game_id = ? AND seq = ?", (self.game_id, self.count - 1)
         )
-        self.lines = self.lines[:-1]
-        self.changed_from = min(self.changed_from, len(self.lines))
+        self.count -= 1
+        if self._lines is not None:
+            self._lines = self._lines[:-1]
+        self.changed_from = min(self.changed_from, self.count)
         return last
 
     def push(self, line: str) -> None:
         """Append a line."""
         self._conn.execute(
             "INSERT INTO lines (game_id, seq, body) VALUES (?, ?, ?)",
-            (self.game_id, len(self.lines), line),
+            (self.game_id, self.count, line),
         )
-        self.changed_from = min(self.changed_from, len(self.lines))
-        self.lines = (*self.lines, line)
+        self.changed_from = min(self.changed_from, self.count)
+        self.count += 1
+        if self._lines is not None:
+            self._lines = (*self._lines, line)
 
     def set_summary(self, summary: Mapping[str, object]) -> None:
         """The list's summary of the game after this change."""
@@ -350,17 +371,37 @@ class Store:
         lines the client saw; another number raises :class:`ConflictError`. Raises
         ``KeyError`` for an unknown game."""
         with self._lock, self._transaction():
-            if not self._conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone():
+            found = self._conn.execute(
+                "SELECT revision FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
+            if found is None:
                 raise KeyError(game_id)
-            rows = self._conn.execute(
-                "SELECT body FROM lines WHERE game_id = ? ORDER BY seq", (game_id,)
-            ).fetchall()
-            lines = [r[0] for r in rows]
-            if expected is not None and expected != len(lines):
-                raise ConflictError(expected, len(lines))
-            edit = Edit(self._conn, game_id, lines)
+            count = self._count_lines(game_id)
+            if expected is not None and expected != count:
+                raise ConflictError(expected, count)
+            edit = Edit(self._conn, game_id, count, int(found[0]))
             yield edit
             edit._finish()
+
+    def _count_lines(self, game_id: str) -> int:
+        """The number of a game's lines, from the primary key's last entry (not a scan)."""
+        top = self._conn.execute(
+            "SELECT MAX(seq) FROM lines WHERE game_id = ?", (game_id,)
+        ).fetchone()[0]
+        return 0 if top is None else int(top) + 1
+
+    def snapshot(self, game_id: str) -> tuple[GameRow, list[str]] | None:
+        """A game's row and lines read together (one read transaction), or ``None``."""
+        with self._lock:
+            self._conn.execute("BEGIN")
+            try:
+                r = self._conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+                rows = self._conn.execute(
+                    "SELECT body FROM lines WHERE game_id = ? ORDER BY seq", (game_id,)
+                ).fetchall()
+            finally:
+                self._conn.execute("COMMIT")
+        return None if r is None else (_row(r), [x[0] for x in rows])
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:

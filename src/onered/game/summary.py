@@ -1,0 +1,118 @@
+"""Visits, breaks, the score's progression and a game's summary: one reading for every
+interface (``onered play``'s closing line, ``onered stats``, ``onered replay``, the web).
+
+A *visit* is a player's turn at the table: his strokes until one ends it (``visit_over``)
+or the game ends. Its *break* is the verdict's ``break`` on its last stroke: the points his
+strokes scored in it (a foul ends a visit and keeps the break made before it; penalty
+points never count, 2.13). Everything is read from the referee's verdicts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from onered.rules import Verdict
+
+
+@dataclass(frozen=True, slots=True)
+class Visit:
+    """A player's visit: the strokes ``first``..``last`` (1-based stroke numbers), the break
+    it made, and whether it is still going on."""
+
+    player: str
+    first: int
+    last: int
+    points: int
+    open: bool
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "player": self.player,
+            "first": self.first,
+            "last": self.last,
+            "points": self.points,
+            "open": self.open,
+        }
+
+
+def visits(strokes: Iterable[Verdict], *, over: bool) -> list[Visit]:
+    """Every visit of a game, in order, from its strokes' verdicts (foul options left
+    out); ``over``: the game has ended (else the last visit may be open)."""
+    result: list[Visit] = []
+    current: list[Verdict] = []
+
+    def close(is_open: bool) -> None:
+        if current:
+            first, last = current[0], current[-1]
+            if first.striker is not None:
+                result.append(Visit(first.striker, first.stroke, last.stroke, last.break_, is_open))
+        current.clear()
+
+    for v in strokes:
+        if current and current[-1].striker != v.striker:
+            close(False)
+        current.append(v)
+        if v.visit_over:
+            close(False)
+    close(not over)
+    return result
+
+
+def progression(opening: Verdict, strokes: Iterable[Verdict]) -> list[dict[str, object]]:
+    """The score at the start and after each stroke: ``{"stroke", "score": [a, b]}``."""
+    return [{"stroke": v.stroke, "score": list(v.score)} for v in (opening, *strokes)]
+
+
+def highest_breaks(found: Iterable[Visit], players: Sequence[str]) -> dict[str, int]:
+    """Each player's highest break (0 if he made none)."""
+    top = dict.fromkeys(players, 0)
+    for v in found:
+        top[v.player] = max(top.get(v.player, 0), v.points)
+    return top
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """The few facts a list of games shows."""
+
+    players: tuple[str, str]
+    target: int
+    score: tuple[int, int]
+    strokes: int
+    winner: str | None
+    next: str | None
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "players": list(self.players),
+            "target": self.target,
+            "score": list(self.score),
+            "strokes": self.strokes,
+            "winner": self.winner,
+            "next": self.next,
+        }
+
+
+def summary(
+    players: tuple[str, str],
+    target: int,
+    score: tuple[int, int],
+    strokes: int,
+    winner: int | None,
+    to_play: int,
+) -> Summary:
+    """A game's summary from its state's figures."""
+    return Summary(
+        players=players,
+        target=target,
+        score=score,
+        strokes=strokes,
+        winner=None if winner is None else players[winner],
+        next=None if winner is not None else players[to_play],
+    )
+
+
+def scored_by_kind(verdict: Verdict) -> Mapping[str, int]:
+    """The points of a stroke by kind of score (``cannon``, ``pot_red`` ...)."""
+    return {kind.value: value for kind, value in verdict.scored}

@@ -1,0 +1,129 @@
+"""What the pages are sent about a game: its state, the log from a line on, the visits and
+the score's progression; built from the game's session (``onered.game.session``), so a view
+of what changed costs only what changed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from onered.game import summary
+from onered.game.record import PROTOCOL_FIELDS, LineKind
+from onered.game.session import Session
+from onered.protocol.referee import verdict_json
+from onered.rules import Ball
+from onered.web.pad import pad_json
+from onered.web.store import GameRow
+
+#: The fields of a line the log shows: the protocol's, and a played stroke's strike.
+LOG_FIELDS = frozenset().union(*PROTOCOL_FIELDS.values()) | {"strike"}
+
+
+def state_json(game: Session) -> dict[str, object]:
+    """The position for the pages: score, who plays and how, the balls the referee knows of,
+    what is pending. ``table`` maps each ball on the table to ``[x, y]`` or ``null`` (on the
+    table, place unknown); balls off the table are absent."""
+    state = game.state
+    players = game.players
+    last = game.last
+    verdict = last.verdict
+    over = state.winner is not None
+    ball = None if over else state.match.balls[state.to_play]
+    return {
+        "version": len(game),
+        "score": list(state.score),
+        "to_play": None if over else players[state.to_play],
+        "to_play_index": None if over else state.to_play,
+        "ball": None if ball is None else ball.value,
+        "from_d": (not over) and ball is not None and ball not in state.table,
+        "break": state.break_ if not verdict.visit_over else 0,
+        "options": [o.value for o in verdict.options] if state.choice_pending else [],
+        "winner": None if state.winner is None else players[state.winner],
+        "in_hand": [b.value for b in state.in_hand()],
+        "table": {
+            b.value: (None if p is None else [p[0], p[1]])
+            for b in (Ball.RED, Ball.WHITE, Ball.YELLOW)
+            if b in state.table
+            for p in (state.table[b],)
+        },
+        "counters": {
+            "cannons": state.counters.cannons,
+            "hazards": state.counters.hazards,
+            "red_run": state.counters.red_run,
+        },
+        "baulk_required": verdict.baulk_required,
+        "strokes": state.stroke_no,
+        "can_undo": len(game) > 1,
+        "can_claim": last.kind is LineKind.STROKE and verdict.foul is None,
+        "possible": pad_json(state),  # what the pad may offer now, and why not (web.pad)
+    }
+
+
+def summary_json(game: Session) -> dict[str, object]:
+    """The few facts the list of games shows (kept beside the lines in the store)."""
+    s = game.state
+    return summary.summary(
+        game.players, game.match.target, s.score, s.stroke_no, s.winner, s.to_play
+    ).to_json()
+
+
+def verdicts_json(game: Session, since: int = 0) -> list[dict[str, object]]:
+    """``{"seq", "in", "out"}`` for each line from ``since`` on (the whole line)."""
+    players = game.players
+    return [
+        {"seq": e.seq, "in": dict(e.line), "out": verdict_json(e.verdict, players)}
+        for e in game.entries[since:]
+    ]
+
+
+def log_json(game: Session, since: int) -> list[dict[str, object]]:
+    """The log of the pages from line ``since`` on: each line's protocol fields (a played
+    stroke's bulky simulation left out, its strike kept) and its verdict."""
+    players = game.players
+    return [
+        {
+            "seq": e.seq,
+            "in": {k: v for k, v in e.line.items() if k in LOG_FIELDS},
+            "out": verdict_json(e.verdict, players),
+        }
+        for e in game.entries[since:]
+    ]
+
+
+def strokes(game: Session) -> list[Any]:
+    """The verdicts of the game's strokes (foul options left out)."""
+    return [e.verdict for e in game.entries if e.kind is LineKind.STROKE]
+
+
+def visits_json(game: Session) -> list[dict[str, object]]:
+    return [v.to_json() for v in summary.visits(strokes(game), over=game.over)]
+
+
+def progression_json(game: Session) -> list[dict[str, object]]:
+    return summary.progression(game.first.verdict, strokes(game))
+
+
+def game_json(row: GameRow, game: Session, since: int) -> dict[str, Any]:
+    """The game as the pages get it: everything but the log before line ``since`` (with
+    ``since`` 0, also the visits and the score's progression)."""
+    since = max(0, min(since, len(game)))
+    out: dict[str, Any] = {
+        "id": row.id,
+        "mode": row.mode.value,
+        "settings": dict(row.settings),
+        "created": row.created,
+        "updated": row.updated,
+        "revision": row.revision,
+        "match": {
+            "target": game.match.target,
+            "players": list(game.players),
+            "balls": [b.value for b in game.match.balls],
+        },
+        "state": state_json(game),
+        "last": verdict_json(game.last.verdict, game.players),
+        "log_from": since,
+        "log": log_json(game, since),
+    }
+    if since == 0:
+        out["progression"] = progression_json(game)
+        out["visits"] = visits_json(game)
+    return out
