@@ -550,6 +550,19 @@ class Searcher:
         finalists.sort(key=lambda c: (not c.fair_from_hand, -c.value))
         return finalists
 
+    def _draws(self, rng: random.Random, n: int) -> list[tuple[float, float, float, float]]:
+        """``n`` draws of the player's noise: aim, relative speed, side and height."""
+        noise = self.strength.noise
+        return [
+            (
+                rng.gauss(0.0, noise.aim),
+                rng.gauss(0.0, noise.speed),
+                rng.gauss(0.0, noise.tip),
+                rng.gauss(0.0, noise.tip),
+            )
+            for _ in range(n)
+        ]
+
     def _choose(
         self,
         ctx: _Context,
@@ -565,17 +578,8 @@ class Searcher:
         all; the best mean value wins. With ``plan`` (a stroke may bring the break into a
         baulk-line window), a finalist that leaves the crossing owed is valued by the
         crossing strokes its nominal leave offers (:meth:`crossing_value`)."""
-        noise = self.strength.noise
         n_samples = self.strength.budget.samples if samples is None else samples
-        draws = [
-            (
-                rng.gauss(0.0, noise.aim),
-                rng.gauss(0.0, noise.speed),
-                rng.gauss(0.0, noise.tip),
-                rng.gauss(0.0, noise.tip),
-            )
-            for _ in range(n_samples)
-        ]
+        draws = self._draws(rng, n_samples)
         plans: list[float | None] = [None] * len(finalists)
         if plan:
             nominal = self._run(
@@ -585,12 +589,7 @@ class Searcher:
                 after = self._owed_after(ctx, places, item)
                 if after is not None:
                     plans[item.tag] = self.crossing_value(after, draws[:_PLAN_SAMPLES])
-        jobs = []
-        for n, cand in enumerate(finalists):
-            s = cand.strike
-            for da, dv, ds, dh in draws:
-                noisy = Strike(s.speed * (1 + dv), s.aim + da, s.side + ds, s.height + dh)
-                jobs.append((cand.place, clamp_strike(noisy), n))
+        jobs = _noisy([(c.place, c.strike) for c in finalists], draws)
         totals = [0.0] * len(finalists)
         for item in self._run(ctx, places, jobs, opp_from_d):
             value = item.value
@@ -635,17 +634,7 @@ class Searcher:
         ctx = _Context(position)
         fallback = self.leave_for(position.state, ctx.s, fresh=False)
         if draws is None:
-            gen = rng if rng is not None else random.Random(0)
-            noise = self.strength.noise
-            draws = [
-                (
-                    gen.gauss(0.0, noise.aim),
-                    gen.gauss(0.0, noise.speed),
-                    gen.gauss(0.0, noise.tip),
-                    gen.gauss(0.0, noise.tip),
-                )
-                for _ in range(_PLAN_SAMPLES)
-            ]
+            draws = self._draws(rng if rng is not None else random.Random(0), _PLAN_SAMPLES)
         opp_from_d = self._opp_from_d()
         places: list[Point | None] = [None]
         if ctx.from_hand:
@@ -668,16 +657,23 @@ class Searcher:
         )[:_PLAN_KEEP]
         if not crossing:
             return fallback
-        noisy_jobs = []
-        for n, item in enumerate(crossing):
-            s = item.strike
-            for da, dv, ds, dh in draws:
-                noisy = Strike(s.speed * (1 + dv), s.aim + da, s.side + ds, s.height + dh)
-                noisy_jobs.append((item.place, clamp_strike(noisy), n))
+        noisy_jobs = _noisy([(item.place, item.strike) for item in crossing], draws)
         totals = [0.0] * len(crossing)
         for item in self._run(ctx, places, noisy_jobs, opp_from_d):
             totals[item.tag] += item.value
         return max(fallback, max(totals) / len(draws))
+
+
+def _noisy(
+    strokes: Sequence[tuple[int, Strike]], draws: Sequence[tuple[float, float, float, float]]
+) -> list[tuple[int, Strike, int]]:
+    """Jobs for ``_run``: each ``(place, strike)`` under each draw, tagged by its index."""
+    jobs = []
+    for n, (place, s) in enumerate(strokes):
+        for da, dv, ds, dh in draws:
+            noisy = Strike(s.speed * (1 + dv), s.aim + da, s.side + ds, s.height + dh)
+            jobs.append((place, clamp_strike(noisy), n))
+    return jobs
 
 
 def _parts(verdict: Verdict) -> tuple[ScoreKind, ...]:
