@@ -92,4 +92,5 @@ def delete_game(
             {"match": owner[0], "number": owner[1] + 1},
         )
     store.delete(game_id)
+    request.app.state.games.forget(game_id)
     return {"deleted": game_id}

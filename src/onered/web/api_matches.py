@@ -27,16 +27,15 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from onered.game import validate
 from onered.game.series import GameTime, Series, SeriesError, clock, game_match, standing
-from onered.protocol.referee import match_json
-from onered.rules import Ball, Match, RulesError
-from onered.web import play
-from onered.web import record as rec
+from onered.game.session import HUMAN, Session, SessionError
+from onered.rules import Ball, Match
 from onered.web.api_games import invalid
 from onered.web.errors import ApiError
-from onered.web.games import TOKEN_HEADER
+from onered.web.games import TOKEN_HEADER, session_error
 from onered.web.match_store import MatchConflictError, MatchRow, MatchStore, series_json
 from onered.web.pages import STATIC_DIR
 from onered.web.store import GameRow, Mode, Store
+from onered.web.view import summary_json
 
 router = APIRouter()
 
@@ -87,16 +86,15 @@ def match_store(request: Request) -> MatchStore:
 
 def _new_game(store: Store, match: Match, match_id: str, number: int) -> tuple[str, str]:
     """A marked game of the match: its match line (with the handicap) judged and stored."""
-    first = match_json(match)
     try:
-        game = rec.replay_objects([first])
-    except (RulesError, rec.RecordError) as exc:
-        raise ApiError(422, str(exc), "match_settings", {"detail": str(exc)}) from None
+        session = Session.new(match)
+    except SessionError as exc:
+        raise session_error(exc) from None
     settings = {
-        "entrants": dict.fromkeys(match.players, play.HUMAN),
+        "entrants": dict.fromkeys(match.players, HUMAN),
         "match": {"id": match_id, "number": number},
     }
-    return store.create(Mode.MARK, [rec.dumps_line(first)], settings, rec.summary_json(game))
+    return store.create(Mode.MARK, session.texts(), settings, summary_json(session))
 
 
 def _game_urls(game_id: str) -> dict[str, str]:

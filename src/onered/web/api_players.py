@@ -18,12 +18,13 @@ from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
 from fastapi.responses import FileResponse
 
+from onered.game.session import Session
 from onered.stats import PlayerStats, Tally
-from onered.web import record as rec
 from onered.web.api_matches import match_store, summary_score
 from onered.web.errors import ApiError
 from onered.web.pages import STATIC_DIR
 from onered.web.store import GameRow, Store
+from onered.web.view import verdicts_json
 
 #: Games read for one page (the newest), and breaks listed.
 MAX_GAMES = 200
@@ -33,9 +34,9 @@ router = APIRouter()
 Name = Annotated[str, PathParam(min_length=1, max_length=40)]
 
 
-def _record_lines(row: GameRow, game: rec.Game) -> list[dict[str, Any]]:
+def _record_lines(row: GameRow, game: Session) -> list[dict[str, Any]]:
     """The game's lines with their verdicts, as ``onered.stats`` reads a record."""
-    lines = [{"verdict": e["out"], **_object(e["in"])} for e in rec.verdicts_json(game)]
+    lines = [{"verdict": e["out"], **_object(e["in"])} for e in verdicts_json(game)]
     entrants = row.settings.get("entrants")
     if isinstance(entrants, dict):
         lines[0]["entrants"] = entrants
@@ -82,7 +83,9 @@ def player_view(store: Store, name: str, match_of: Any) -> dict[str, Any]:
     breaks: list[dict[str, Any]] = []
     me = clean
     for row in rows:
-        game = rec.replay(store.lines(row.id))
+        # read here, not through the app's cache of sessions: 200 games would push out the
+        # games being marked
+        game = Session.from_lines(store.lines(row.id))
         lines = _record_lines(row, game)
         me = next(p for p in game.players if p.casefold() == clean.casefold())
         opponent = game.players[1] if game.players[0] == me else game.players[0]
