@@ -27,6 +27,7 @@ from onered.web import (
     api_club,
     api_find,
     api_games,
+    api_live,
     api_matches,
     api_play,
     api_players,
@@ -106,6 +107,7 @@ def create_app(data_dir: Path | str) -> FastAPI:
     app.include_router(pages.router)  # the HTML pages (onered.web.pages)
     app.include_router(api_games.router)  # reading, creating, importing (onered.web.api_games)
     app.include_router(api_play.router)  # changing a game (onered.web.api_play)
+    app.include_router(api_live.router)  # a game's changes pushed (onered.web.api_live)
     app.include_router(coach.router)  # the coach page and /api/advise (onered.web.coach)
     api_club.install(app)  # the TV board, seats, take-back, aim check (onered.web.api_club)
     app.include_router(api_matches.router)  # matches, best of N (onered.web.api_matches)

@@ -94,6 +94,11 @@ class Games:
         while len(self._cache) > self.cache_size:
             self._cache.popitem(last=False)
 
+    def revision(self, game_id: str) -> int | None:
+        """The revision of a game whose session this process holds (``None``: not held)."""
+        hit = self._cache.get(game_id)
+        return None if hit is None else hit[0]
+
     def forget(self, game_id: str) -> None:
         """Drop a game's cached session (it is read again on next use)."""
         with self.lock:

@@ -1,10 +1,10 @@
-// The spectators' live view: read only; polls the game and shows what changed.
+// The spectators' live view: read only; the game's changes are pushed (live.js) and shown.
 import {
   GameModel, I, TableView, drawPosition, el, gameIdFromPath, renderLast, renderLog, notes, renderScoreboard,
   setupPage, showError, t, tableGeometry, word,
 } from "./common.js";
+import { follow } from "./live.js";
 
-const POLL_MS = 1500;
 const id = gameIdFromPath();
 const model = new GameModel(id);
 const $ = (x) => document.getElementById(x);
@@ -28,16 +28,6 @@ function render() {
   document.body.dataset.revision = String(view.revision);
 }
 
-async function tick() {
-  try {
-    if (await model.poll()) render();
-    showError($("error"), null);
-  } catch (e) {
-    showError($("error"), e);
-  }
-  setTimeout(tick, POLL_MS);
-}
-
 async function main() {
   await setupPage(render);
   try {
@@ -49,7 +39,11 @@ async function main() {
   render();
   window.addEventListener("resize", render);
   document.body.dataset.ready = I.lang;
-  setTimeout(tick, POLL_MS);
+  const live = follow(model, {
+    onChange: render,
+    onStatus: (online, error) => showError($("error"), online ? null : error),
+  });
+  document.body.dataset.live = live.mode;
 }
 
 main();

@@ -1,0 +1,122 @@
+"""Live views pushed: a game's changes as server-sent events.
+
+``GET /api/games/{id}/events?since=N&revision=R`` answers ``text/event-stream``: one
+``game`` event per change of the game, whose data is the view of what changed since what the
+client has (as ``GET /api/games/{id}?since=N&revision=R`` answers it) and whose ``id`` is
+``"<revision>:<lines>"``. A browser's ``EventSource`` sends the last id back when it
+reconnects (``Last-Event-ID``), so it is sent what it missed, and nothing twice. Without a
+revision the first event is the whole game. ``max`` (events) and ``timeout`` (seconds) end
+the stream (tests, and clients that prefer to reconnect).
+
+Changes made by this process are seen within :data:`TICK` seconds (an in-memory check);
+changes by another process sharing the data folder within :data:`STORE_TICK` (one indexed
+row read). Each event costs only what changed (``onered.web.games``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator
+from typing import Annotated
+
+from fastapi import APIRouter, Header, Query, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import StreamingResponse
+
+from onered.web.games import Games, GamesDep
+
+#: Seconds between checks of the process's own changes, and of the store.
+TICK = 0.1
+STORE_TICK = 1.0
+#: Seconds between keep-alive comments (proxies close quiet connections).
+KEEPALIVE = 15.0
+#: What a browser waits before reconnecting, milliseconds.
+RETRY_MS = 1000
+
+router = APIRouter()
+
+
+def _last_event(value: str | None) -> tuple[int, int] | None:
+    """``(revision, lines)`` from a ``Last-Event-ID`` header ``"R:N"``."""
+    if not value:
+        return None
+    head, _, tail = value.partition(":")
+    if not (head.isdigit() and tail.isdigit()):
+        return None
+    return int(head), int(tail)
+
+
+def event(view: dict[str, object]) -> str:
+    """One ``game`` event of the stream."""
+    state = view["state"]
+    lines = state["version"] if isinstance(state, dict) else 0
+    data = json.dumps(view, ensure_ascii=False, separators=(",", ":"))
+    return f"id: {view['revision']}:{lines}\nevent: game\ndata: {data}\n\n"
+
+
+async def _stream(
+    request: Request,
+    games: Games,
+    game_id: str,
+    since: int | None,
+    revision: int | None,
+    most: int | None,
+    timeout: float | None,
+) -> AsyncIterator[str]:
+    yield f"retry: {RETRY_MS}\n\n"
+    start = time.monotonic()
+    quiet = checked = start
+    sent = 0
+    while True:
+        now = time.monotonic()
+        known = games.revision(game_id)
+        if known is None or now - checked >= STORE_TICK:
+            row = await run_in_threadpool(games.store.game, game_id)
+            if row is None:
+                return  # deleted
+            known = row.revision
+            checked = now
+        if known != revision:
+            view = await run_in_threadpool(games.view_since, game_id, since, revision)
+            yield event(view)
+            revision = int(view["revision"])
+            since = int(view["state"]["version"])
+            sent += 1
+            quiet = time.monotonic()
+            if most is not None and sent >= most:
+                return
+        elif now - quiet >= KEEPALIVE:
+            yield ": keep-alive\n\n"
+            quiet = now
+        if timeout is not None and now - start >= timeout:
+            return
+        if await request.is_disconnected():
+            return
+        await asyncio.sleep(TICK)
+
+
+@router.get("/api/games/{game_id}/events")
+def game_events(
+    request: Request,
+    game_id: str,
+    games: GamesDep,
+    since: Annotated[int | None, Query(ge=0)] = None,
+    revision: Annotated[int | None, Query(ge=0)] = None,
+    max: Annotated[int | None, Query(ge=1, le=1_000_000)] = None,
+    timeout: Annotated[float | None, Query(gt=0, le=86_400)] = None,
+    last_event_id: Annotated[str | None, Header()] = None,
+) -> StreamingResponse:
+    """The game's changes, pushed (see the module docstring)."""
+    games.row(game_id)  # 404 before the stream starts
+    resumed = _last_event(last_event_id)
+    if resumed is not None:
+        revision, since = resumed
+    if revision is None:
+        since = None
+    return StreamingResponse(
+        _stream(request, games, game_id, since, revision, max, timeout),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )

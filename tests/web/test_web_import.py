@@ -1,0 +1,116 @@
+"""Import done right: checked as a new game is, a byte-order mark accepted, clear errors with
+a code the pages say in their language, and a long file judged off the event loop."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from web_support import Api, Server
+
+from onered.game import record
+from onered.web import i18n
+
+MATCH = {"type": "match", "target": 100, "players": ["Ivanov", "Petrov"]}
+NO_SCORE = {"type": "stroke", "first_hit": "red"}
+
+
+def jsonl(*objs: object) -> str:
+    return "".join(json.dumps(o) + "\n" for o in objs)
+
+
+@pytest.mark.parametrize(
+    ("players", "target", "code"),
+    [
+        (["x" * 5000, "Petrov"], 100, "name_long"),
+        (["Iva\x00nov", "Petrov"], 100, "name_chars"),
+        (["Ivanov\u200b", "Petrov"], 100, "name_chars"),
+        (["Ivanov", "Petrov"], 10**12, "target"),
+    ],
+)
+def test_an_import_is_refused_what_a_new_game_is(
+    api: Api, players: list[str], target: int, code: str
+) -> None:
+    first = {**MATCH, "players": players, "target": target}
+    r = api.post("/api/import", content=jsonl(first, NO_SCORE))
+    assert r.status == 422
+    assert r.body["code"] == code
+    assert r.body["params"]["line"] == 1
+    assert r.error.startswith("file: line 1: ")
+    assert f"error.{code}" in i18n.UI
+    made = api.post("/api/games", json={"players": players, "target": target})
+    assert made.status == 422
+    assert made.body["code"] == code
+    assert api.get("/api/games").body["total"] == 0
+
+
+def test_a_byte_order_mark_is_accepted(api: Api) -> None:
+    text = jsonl(MATCH, NO_SCORE)
+    r = api.post("/api/import", content=b"\xef\xbb\xbf" + text.encode("utf-8"))
+    assert r.status == 201, r.text
+    assert r.body["game"]["state"]["version"] == 2
+
+
+def test_a_file_over_the_limit_is_refused_before_it_is_read(api: Api) -> None:
+    r = api.post(
+        "/api/import",
+        content=b"x",
+        headers={"Content-Length": str(record.MAX_BYTES + 1)},
+    )
+    assert r.status == 413
+    assert r.body["code"] == "too_large"
+
+
+def test_an_error_names_the_line_and_is_in_the_catalogue(api: Api) -> None:
+    r = api.post("/api/import", content=jsonl(MATCH, NO_SCORE, {"type": "stroke", "cannon": 1}))
+    assert r.status == 422
+    assert r.body["code"] == "bad_line"
+    assert r.body["params"]["line"] == 3
+    for lang in i18n.Lang:
+        assert "{detail}" in i18n.UI["error.bad_line"][lang]
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    s = Server(tmp_path / "data")
+    s.start()
+    yield s
+    s.stop()
+
+
+@pytest.mark.slow
+def test_a_long_import_does_not_hold_up_the_server(server: Server) -> None:
+    """100,000 lines are judged in a worker thread: the health check keeps answering."""
+    text = jsonl(MATCH, *([NO_SCORE] * (record.MAX_LINES - 1)))
+    done: dict[str, object] = {}
+
+    def upload() -> None:
+        start = time.monotonic()
+        r = httpx.post(server.base + "/api/import", content=text.encode(), timeout=300)
+        done["status"] = r.status_code
+        done["seconds"] = time.monotonic() - start
+
+    worker = threading.Thread(target=upload)
+    worker.start()
+    latencies = []
+    while worker.is_alive():
+        t0 = time.monotonic()
+        assert httpx.get(server.base + "/api/health", timeout=30).status_code == 200
+        latencies.append(time.monotonic() - t0)
+        time.sleep(0.05)
+    worker.join()
+    assert done["status"] == 201
+    assert len(latencies) >= 5, f"the import took only {done['seconds']} s"
+    latencies.sort()
+    median, worst = latencies[len(latencies) // 2], latencies[-1]
+    print(
+        f"import {done['seconds']:.1f} s; health during it: median {median * 1000:.0f} ms, "
+        f"worst {worst * 1000:.0f} ms over {len(latencies)} checks"
+    )
+    assert median < 0.25
+    assert worst < 2.0
