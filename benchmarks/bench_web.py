@@ -1,0 +1,156 @@
+"""Web server time per request on a long game: a stroke, and a live update.
+
+A marked game of ``--strokes`` strokes (10,000 by default) is generated through the referee
+(random marker taps of every kind, foul options taken) and stored. Then, in-process through
+the ASGI app (no network):
+
+- **stroke**: ``POST /api/games/{id}/mark`` (judge one line from the kept state, store it);
+- **live update**: what the event stream computes for a change (the view since the line
+  before, as ``GET /api/games/{id}/events`` sends it), and a poll that finds nothing new;
+- **baseline**: what every request did before: replay the whole game through the referee
+  and build the view (``Session.from_lines`` + ``game_json``), measured in the same run.
+
+Goals (issue 9): a stroke <= 50 ms and a live update <= 10 ms of server time on 10,000
+strokes. Report with the machine's load (``uptime``): timings are medians.
+
+    python benchmarks/bench_web.py [--strokes N] [--repeat R] [--seed S]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from onered.game.marking import Hit, Mark, Part
+from onered.game.session import Session, SessionError
+from onered.rules import FoulCode, Match, Option
+from onered.web.api_live import event
+from onered.web.app import create_app
+from onered.web.games import Games
+from onered.web.store import Mode
+from onered.web.view import game_json, summary_json
+
+TAPS: tuple[Mark, ...] = (
+    Mark(parts=frozenset({Part.NO_SCORE})),
+    Mark(parts=frozenset({Part.CANNON})),
+    Mark(parts=frozenset({Part.POT_RED})),
+    Mark(parts=frozenset({Part.IN_OFF_RED})),
+    Mark(parts=frozenset({Part.CANNON, Part.POT_RED})),
+    Mark(parts=frozenset({Part.POT_OPPONENT})),
+    Mark(parts=frozenset({Part.MISS})),
+    Mark(fouls=frozenset({FoulCode.PUSH}), first_hit=Hit.RED),
+)
+
+
+def generate(strokes: int, seed: int) -> Session:
+    """A marked game of ``strokes`` strokes, judged as it is made."""
+    rng = random.Random(seed)
+    game = Session.new(Match(target=100_000, players=("Ivanov", "Petrov")))
+    weights = [30, 20, 15, 5, 5, 10, 10, 5]
+    while game.state.stroke_no < strokes:
+        if game.state.choice_pending:
+            game.choose(rng.choice((Option.AS_THEY_LIE, Option.FROM_D)))
+            continue
+        try:
+            game.mark(rng.choices(TAPS, weights)[0])
+        except SessionError:
+            continue  # a tap impossible in this position (say, a ball off the table)
+    return game
+
+
+def median_ms(run: Callable[[], Any], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times) * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--strokes", type=int, default=10_000)
+    parser.add_argument("--repeat", type=int, default=30)
+    parser.add_argument("--seed", type=int, default=9)
+    args = parser.parse_args()
+
+    t0 = time.perf_counter()
+    game = generate(args.strokes, args.seed)
+    made = time.perf_counter() - t0
+    print(f"game: {game.state.stroke_no} strokes, {len(game)} lines, made in {made:.1f} s")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        app = create_app(Path(tmp) / "data")
+        games: Games = app.state.games
+        game_id, token = games.store.create(
+            Mode.MARK, game.texts(), {"entrants": {}}, summary_json(game)
+        )
+        lines = games.store.lines(game_id)
+
+        def baseline() -> None:
+            replayed = Session.from_lines(lines)
+            game_json(games.row(game_id), replayed, len(replayed))
+
+        base = median_ms(baseline, max(3, args.repeat // 5))
+        games.replay(game_id)  # the first read fills the cache, as the first request would
+
+        async def strokes() -> tuple[float, float, float]:
+            transport = httpx.ASGITransport(app=app)
+            async with httpx.AsyncClient(transport=transport, base_url="http://bench") as c:
+                stroke_times, live_times, idle_times = [], [], []
+                for k in range(args.repeat):
+                    view = games.view_since(game_id, None, None)
+                    after = view["state"]["version"]
+                    revision = view["revision"]
+                    body: dict[str, Any] = {"parts": ["no_score"], "after": after}
+                    if view["state"]["options"]:
+                        body = {"option": "as_they_lie", "after": after}
+                        path = f"/api/games/{game_id}/choice"
+                    else:
+                        path = f"/api/games/{game_id}/mark"
+                    t = time.perf_counter()
+                    r = await c.post(path, json=body, headers={"X-Game-Token": token})
+                    stroke_times.append(time.perf_counter() - t)
+                    assert r.status_code == 200, r.text
+                    t = time.perf_counter()
+                    event(games.view_since(game_id, after, revision))
+                    live_times.append(time.perf_counter() - t)
+                    t = time.perf_counter()
+                    await c.get(f"/api/games/{game_id}?since={after + 1}&revision={revision + 1}")
+                    idle_times.append(time.perf_counter() - t)
+                    del k
+            return (
+                statistics.median(stroke_times) * 1000,
+                statistics.median(live_times) * 1000,
+                statistics.median(idle_times) * 1000,
+            )
+
+        stroke, live, idle = asyncio.run(strokes())
+        app.state.store.close()
+
+    load = os.getloadavg()
+    print(f"load average: {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} ({os.cpu_count()} cores)")
+    print(f"baseline, replay the whole game + view: {base:8.1f} ms")
+    print(
+        f"stroke (POST mark, judged + stored):    {stroke:8.1f} ms  goal <= 50 ms  "
+        f"({base / stroke:.0f}x faster than the baseline)"
+    )
+    print(
+        f"live update (event of one change):      {live:8.2f} ms  goal <= 10 ms  "
+        f"({base / live:.0f}x)"
+    )
+    print(f"poll finding nothing new (GET):         {idle:8.2f} ms  ({base / idle:.0f}x)")
+
+
+if __name__ == "__main__":
+    main()
