@@ -34,6 +34,10 @@ def test_a_study_in_one_command_says_where_its_report_is(
         (["games", "--seed", "-1"], "--seed: expected a whole number in [0, 2^63)"),
         (["games", "--jobs", "0"], "--jobs: expected a number of workers in [1, 4096], got 0"),
         (["games", "--address", "127.0.0.1:1"], "--address: only with --backend ray"),
+        (
+            ["games", "--backend", "ray", "--address", "127.0.0.1:1"],
+            "--address: no Ray cluster answers at 127.0.0.1:1",
+        ),
         (["shots", "--grid", "3"], "--grid: expected COLUMNSxROWS such as 12x14, got '3'"),
         (["shots", "--at", "0.5"], "--at: expected 2 numbers, got '0.5'"),
         (["shots", "--at", "5,5"], "--at: "),

@@ -106,6 +106,23 @@ class LocalBackend:
             self._pool = None
 
 
+def _probe(address: str) -> None:
+    """Refuse at once a ``host:port`` where nothing listens (Ray itself would retry for
+    minutes); other forms (``ray://...``, ``auto``) go to Ray as they are."""
+    import socket
+
+    host, sep, port = address.rpartition(":")
+    if not sep or not port.isdigit() or "/" in host:
+        return
+    try:
+        socket.create_connection((host, int(port)), timeout=5).close()
+    except OSError as exc:
+        raise StudyError(
+            f"--address: no Ray cluster answers at {address} ({exc.strerror or exc}); start one "
+            f"with 'ray start --head --port {port}' or give the head's address"
+        ) from None
+
+
 def _ray_execute(spec: Spec, index: int) -> Done:
     import ray
 
@@ -125,6 +142,8 @@ class RayBackend:
             ) from None
         self._ray = ray
         self._started = False
+        if address:
+            _probe(address)
         if not ray.is_initialized():
             try:
                 if address:

@@ -91,18 +91,19 @@ def run_study(
     check_backend(backend, jobs, address)
     spec.check()
     folder = Folder(Path(out), spec)
-    folder.open()
+    folder.check()
     total = spec.tasks
     todo = [i for i in range(total) if i not in folder.done()]
-    if todo:
-        runner = make_backend(backend, jobs, address)
-        try:
+    runner = make_backend(backend, jobs, address) if todo else None  # before writing
+    try:
+        folder.open()
+        if runner is not None:
             runner.start(len(todo))
             _run_tasks(runner, spec, folder, todo, total, progress)
-        finally:
-            close = getattr(runner, "close", None)
-            if close is not None:
-                close()
+    finally:
+        close = getattr(runner, "close", None)
+        if close is not None:
+            close()
     return finish(spec, folder, report=report)
 
 

@@ -168,10 +168,12 @@ class Folder:
         self.kind = spec.kind.value
         self.parts = path / PARTS
 
-    def open(self) -> None:
-        """Create the folder, or check that the study written there is this one; remove
-        the temporary leftovers of a killed run."""
-        data = {**to_json(self.spec), "engine": engine()}
+    def _data(self) -> dict[str, Any]:
+        return {**to_json(self.spec), "engine": engine()}
+
+    def check(self) -> None:
+        """The folder is absent, empty, or holds this very study (nothing is written)."""
+        data = self._data()
         spec_file = self.path / SPEC
         if self.path.exists() and not self.path.is_dir():
             raise StudyError(f"--out: {self.path} exists and is not a folder")
@@ -196,9 +198,14 @@ class Folder:
                 f"--out: {self.path} is not empty and holds no study (no {SPEC}); "
                 "choose another folder"
             )
+
+    def open(self) -> None:
+        """Create the folder (after :meth:`check`) and write the spec; remove the temporary
+        leftovers of a killed run."""
+        self.check()
         try:
             self.parts.mkdir(parents=True, exist_ok=True)
-            _write_atomic(spec_file, json.dumps(data, indent=2) + "\n")
+            _write_atomic(self.path / SPEC, json.dumps(self._data(), indent=2) + "\n")
         except OSError as exc:
             raise StudyError(f"--out: cannot write {self.path}: {exc.strerror}") from None
         for leftover in self.parts.glob(_TMP + "*"):
@@ -206,7 +213,9 @@ class Folder:
 
     def done(self) -> set[int]:
         """The tasks whose parts are written."""
-        out = set()
+        out: set[int] = set()
+        if not self.parts.is_dir():
+            return out
         for entry in self.parts.iterdir():
             if entry.name.isdigit() and (entry / "task.json").exists():
                 out.add(int(entry.name))
