@@ -12,6 +12,10 @@ line, then the case's line. A row is::
 or, instead of ``out`` and ``after``, ``"error": "<part of the error message>"``. ``out``
 is matched like the scenarios' (``referee_support.assert_subset`` over the verdict and its
 order-free views ``$calls``, ``$fouls``, ``$in_hand``, ``$placements``, ``$scored``).
+
+A new case's ``out`` is written by hand from the rules; its ``after`` is the referee's state
+written down (``RefereeSession.feed`` the two lines, then ``rules.position.write``), read and
+checked by whoever adds the case — it shows what the stroke changed at a glance.
 """
 
 from __future__ import annotations
