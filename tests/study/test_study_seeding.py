@@ -1,18 +1,33 @@
 """Seeding and specs: a task's seed depends on the study's seed and its index only, a task's
-rows on nothing else (not on the tasks run before it), and a spec written reads back equal."""
+rows on nothing else (not on the tasks run before it, nor on how the study was split between
+runs), and a spec written reads back equal."""
 
 from __future__ import annotations
 
 import json
+import tempfile
+from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from study_support import SMALL_SHOTS
 
-from onered.study import GamesSpec, ShotKind, ShotsSpec, StudyError, SweepSpec, Vary, task_seed
+from onered.study import (
+    GamesSpec,
+    ShotKind,
+    ShotsSpec,
+    StudyError,
+    StudyResult,
+    SweepSpec,
+    Vary,
+    run_study,
+    task_seed,
+)
 from onered.study.spec import parse_assignments, spec_from_json, to_json
+from onered.study.store import Folder
 from onered.study.work import run_task
 
 
@@ -110,3 +125,25 @@ def test_a_sweep_of_a_physical_parameter_changes_the_table() -> None:
     spec = SweepSpec(param="e_c", physics=(("e_c", 0.5), ("mu_r", 0.02)))
     assert spec.physics_at(0.9) == (("mu_r", 0.02), ("e_c", 0.9))
     assert spec.players_at(0.9) == {"p1": spec.p1, "p2": spec.p2}
+
+
+@pytest.fixture(scope="module")
+def straight_shots(tmp_path_factory: pytest.TempPathFactory) -> StudyResult:
+    return run_study(SMALL_SHOTS, tmp_path_factory.mktemp("straight"), jobs=2, report=False)
+
+
+@settings(max_examples=5, deadline=None)
+@given(first=st.sets(st.integers(0, SMALL_SHOTS.tasks - 1)))
+def test_a_study_done_in_two_parts_equals_one_done_at_once(
+    straight_shots: StudyResult, first: set[int]
+) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Folder(Path(tmp), SMALL_SHOTS)
+        folder.open()
+        for i in sorted(first):  # what a first, stopped run had written
+            folder.write_part(i, run_task(SMALL_SHOTS, i), {"node": "a", "process": 0})
+        resumed = run_study(SMALL_SHOTS, tmp, jobs=1, report=False)
+        for name in ("positions", "shots"):
+            pd.testing.assert_frame_equal(resumed.tables[name], straight_shots.tables[name])
+        kept = set(resumed.tasks[resumed.tasks["node"] == "a"]["task"])
+        assert kept == first  # not run again
