@@ -47,6 +47,7 @@ def test_advise_names_a_bad_position(client: TestClient) -> None:
     r = client.post("/api/advise", json={"position": {"balls": {"white": [0.6, 2.2]}}})
     assert r.status_code == 422
     assert r.json()["error"] == "balls.red: the red must be on the table"
+    assert r.json()["code"] == "advice"  # the pages' words: error.advice
     r = advise(client, level="god")
     assert r.status_code == 422
     assert "unknown level 'god'" in r.json()["error"]

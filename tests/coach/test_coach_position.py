@@ -14,12 +14,14 @@ from hypothesis import strategies as st
 
 from onered.coach import AdviceError
 from onered.coach.position import (
+    played_at,
     position_before,
     position_from_json,
     position_from_text,
     position_json,
 )
-from onered.game.record import read_record
+from onered.game.record import LineKind, read_strike
+from onered.game.session import Session
 from onered.rules import Ball
 from onered.rules import position as written
 
@@ -104,27 +106,28 @@ def test_position_before_a_stroke_is_where_the_record_says_the_balls_stood(
     tmp_path: Path,
 ) -> None:
     path = played_record(tmp_path / "game.jsonl", strokes=6)
-    record = read_record(path.read_text(encoding="utf-8").splitlines())
-    lines = [record.header_data, *(e.data for e in record.entries)]
-    strokes = [e.data for e in record.entries if e.data["type"] == "stroke"]
+    session = Session.from_text(path.read_text(encoding="utf-8"), check=False)
+    strokes = [e.line for e in session.entries if e.kind is LineKind.STROKE]
     for n, line in enumerate(strokes, start=1):
-        position = position_before(lines, n)
+        position = position_before(session, n)
         before = {b: tuple(p) for b, p in line["before"].items()}
         if line.get("placed") is not None:
             del before[line["cue_ball"]]
             assert position.in_hand
         assert {b.value: p for b, p in position.balls.items()} == before
         assert position.cue_ball.value == line["cue_ball"]
+        played = played_at(session, n)
+        assert played is not None
+        assert played.strike == read_strike(line["strike"], "strike")
 
 
 def test_position_before_a_stroke_that_is_not_there(tmp_path: Path) -> None:
     path = played_record(tmp_path / "game.jsonl", strokes=2)
-    record = read_record(path.read_text(encoding="utf-8").splitlines())
-    lines = [record.header_data, *(e.data for e in record.entries)]
+    session = Session.from_text(path.read_text(encoding="utf-8"), check=False)
     with pytest.raises(AdviceError, match="there is no stroke 9"):
-        position_before(lines, 9)
-    with pytest.raises(AdviceError, match="at least 1"):
-        position_before(lines, 0)
+        position_before(session, 9)
+    with pytest.raises(AdviceError, match="there is no stroke 0"):
+        position_before(session, 0)
 
 
 def test_a_marked_game_does_not_know_where_the_balls_stood() -> None:
@@ -133,7 +136,9 @@ def test_a_marked_game_does_not_know_where_the_balls_stood() -> None:
         {"type": "stroke", "first_hit": "red", "potted": ["white"]},
         {"type": "stroke"},
     ]
+    session = Session.from_lines([json.dumps(x) for x in lines])
     with pytest.raises(
         AdviceError, match=r"stroke 2: no place is given for the red \(a marked game"
     ):
-        position_before(lines, 2)
+        position_before(session, 2)
+    assert played_at(session, 2) is None

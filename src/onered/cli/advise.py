@@ -7,7 +7,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from onered.coach import Advice
@@ -81,30 +81,26 @@ def _position_from_file(name: str) -> Position:
         raise _InputError(f"{name}: {exc}") from None
 
 
-def _position_from_record(path: Path, stroke: int | None) -> tuple[Position, Action]:
-    """The position before stroke ``stroke`` of a game record, and the stroke played there."""
+def _position_from_record(path: Path, stroke: int | None) -> tuple[Position, Action | None]:
+    """The position before stroke ``stroke`` of a game record (any layout the game core
+    reads), and the stroke played there."""
     from onered.coach import AdviceError
-    from onered.coach.position import position_before
-    from onered.game.record import RecordedStroke, RecordError, read_record
+    from onered.coach.position import played_at, position_before
+    from onered.game.record import RecordError, decode
+    from onered.game.session import Session
 
     if stroke is None:
         raise _InputError("--record needs --stroke N (the stroke to advise on)")
     try:
-        with open(path, encoding="utf-8") as handle:
-            record = read_record(handle)
+        session = Session.from_text(decode(path.read_bytes()), check=False)
     except OSError as exc:
         raise _InputError(f"cannot read {path}: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise _InputError(f"{path} is not UTF-8 text: {exc.reason}") from None
     except RecordError as exc:
         raise _InputError(f"{path}: {exc}") from None
-    lines: list[Any] = [record.header_data, *(e.data for e in record.entries)]
     try:
-        position = position_before(lines, stroke)
+        return position_before(session, stroke), played_at(session, stroke)
     except AdviceError as exc:
         raise _InputError(f"{path}: {exc}") from None
-    strokes = [e for e in record.entries if isinstance(e, RecordedStroke)]
-    return position, strokes[stroke - 1].action
 
 
 def draw(advice: Advice, title: str) -> str:

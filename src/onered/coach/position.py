@@ -1,5 +1,6 @@
-"""Positions the coach is asked about: a JSON form (the coach page's, and files), and the
-position before a stroke of a game record.
+"""Positions the coach is asked about: a JSON form (the coach page's, and files), the
+written form (``onered.rules.position``), and the position before a stroke of a game (a
+``onered.game.session.Session``: a record read, or a stored game).
 
 The JSON form names what a player sees at the table::
 
@@ -21,14 +22,14 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from onered.coach.advice import AdviceError
-from onered.game.model import Position
-from onered.protocol.json_fields import ProtocolError
-from onered.protocol.referee import RefereeSession
-from onered.rules import Ball, Counters, GameState, Match, RulesError
+from onered.game.model import Action, Position
+from onered.game.record import LineKind, RecordError, read_strike
+from onered.game.session import Judged, Session
+from onered.rules import Ball, Counters, GameState, Match
 from onered.rules import position as written
 from onered.rules.model import CANNON_LIMIT, HAZARD_LIMIT
 from onered.rules.referee import red_spot_at
@@ -180,31 +181,40 @@ def position_json(state: GameState) -> dict[str, Any]:
     }
 
 
-def state_before(lines: Iterable[Mapping[str, Any]], stroke: int) -> GameState:
-    """The referee's state before stroke number ``stroke`` (1 = the first) of a game given
-    by its referee-protocol lines (a game record's, or the web app's): after every earlier
-    line."""
-    if stroke < 1:
-        raise AdviceError(f"stroke: expected a stroke number of at least 1, got {stroke}")
-    session = RefereeSession()
-    seen = 0
-    for number, line in enumerate(lines, start=1):
-        if line.get("type") == "stroke":
-            seen += 1
-            if seen == stroke:
-                break
-        try:
-            session.feed(line)
-        except (ProtocolError, RulesError) as exc:
-            raise AdviceError(f"line {number}: {exc}") from None
-    else:
-        raise AdviceError(f"stroke: the game has {seen} strokes, there is no stroke {stroke}")
-    state = session.state
-    if state is None:  # pragma: no cover - a stroke line cannot come first (feed refuses it)
-        raise AdviceError("line 1: no match line")
-    if state.winner is not None:  # pragma: no cover - no stroke line after the end is judged
-        raise AdviceError(f"stroke {stroke}: the game was over")
-    return state
+def stroke_entry(session: Session, stroke: int) -> Judged:
+    """The line of stroke number ``stroke`` (1 = the first) of a game."""
+    strokes = [e for e in session.entries if e.kind is LineKind.STROKE]
+    if not 1 <= stroke <= len(strokes):
+        raise AdviceError(
+            f"stroke: the game has {len(strokes)} strokes, there is no stroke {stroke}"
+        )
+    return strokes[stroke - 1]
+
+
+def state_before(session: Session, stroke: int) -> GameState:
+    """The referee's state before stroke number ``stroke`` (1 = the first) of a game."""
+    return session.state_before(stroke_entry(session, stroke).seq)
+
+
+def action_from_json(obj: Mapping[str, Any], where: str) -> Action:
+    """A stroke as a played game's line keeps it: ``{"placed": [x, y] or null, "strike":
+    {speed, aim, side, height, elevation}}``; :class:`AdviceError` names ``where``."""
+    try:
+        strike = read_strike(obj.get("strike"), f"{where}.strike")
+    except RecordError as exc:
+        raise AdviceError(str(exc)) from None
+    raw = obj.get("placed")
+    placed = None if raw is None else point_from_json(raw, f"{where}.placed")
+    return Action(strike=strike, placed=placed)
+
+
+def played_at(session: Session, stroke: int) -> Action | None:
+    """The stroke played as stroke number ``stroke`` (:func:`action_from_json`), or
+    ``None`` when its line has no strike (a marked game)."""
+    line = stroke_entry(session, stroke).line
+    if line.get("strike") is None:
+        return None
+    return action_from_json(line, f"stroke {stroke}")
 
 
 def known_position(state: GameState, where: str, hint: str = "") -> Position:
@@ -227,11 +237,11 @@ def position_from_text(text: str) -> Position:
     return known_position(state, "position")
 
 
-def position_before(lines: Iterable[Mapping[str, Any]], stroke: int) -> Position:
+def position_before(session: Session, stroke: int) -> Position:
     """The position before stroke ``stroke`` of a game (:func:`state_before`), every ball
     where the referee knows it; :class:`AdviceError` when a place is not known."""
     return known_position(
-        state_before(lines, stroke),
+        state_before(session, stroke),
         f"stroke {stroke}",
         " (a marked game records no positions): set the balls up by hand",
     )

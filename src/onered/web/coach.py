@@ -16,26 +16,26 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi import APIRouter, Query
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from onered.coach import AdviceError, Coach, level_strength
 from onered.coach.position import (
-    point_from_json,
+    action_from_json,
     position_from_json,
     position_from_text,
     position_json,
     state_before,
+    stroke_entry,
 )
 from onered.coach.report import RANK_COLOURS, advice_json
-from onered.game.model import Action
-from onered.game.record import RecordError, read_strike
 from onered.players.strength import STRENGTHS
-from onered.protocol.json_fields import ProtocolError, loads_object
 from onered.rules import position as written
 from onered.texts import Lang
+from onered.web.errors import ApiError
+from onered.web.games import GamesDep
 
 router = APIRouter()
 STATIC_DIR = Path(__file__).parent / "static"
@@ -55,6 +55,11 @@ def _coach(level: str) -> Coach:
         return coach
 
 
+def _refused(exc: AdviceError) -> ApiError:
+    """A position, level or stroke the coach cannot advise on (422, code ``advice``)."""
+    return ApiError(422, str(exc), "advice", {"detail": str(exc)})
+
+
 class AdviseBody(BaseModel):
     """A position in the coach's JSON form, the player's level, the language of the words,
     how many suggestions and noise samples per stroke."""
@@ -68,20 +73,6 @@ class AdviseBody(BaseModel):
     samples: int = Field(default=200, ge=10, le=1000)
     seed: int = Field(default=0, ge=0, le=2**31 - 1)
     played: dict[str, Any] | None = None
-
-
-def _played(obj: dict[str, Any] | None) -> Action | None:
-    """The stroke played in the position (``{"placed", "strike"}`` as a game's stroke line
-    writes them), to be weighed beside the suggestions."""
-    if obj is None:
-        return None
-    try:
-        strike = read_strike(obj.get("strike"), "played.strike")
-    except RecordError as exc:
-        raise AdviceError(str(exc)) from None
-    raw = obj.get("placed")
-    placed = None if raw is None else point_from_json(raw, "played.placed")
-    return Action(strike=strike, placed=placed)
 
 
 @router.get("/coach", include_in_schema=False)
@@ -105,9 +96,9 @@ async def advise(body: AdviseBody) -> dict[str, Any]:
         else:
             position = position_from_json(body.position)
         coach = _coach(body.level)
-        played = _played(body.played)
+        played = None if body.played is None else action_from_json(body.played, "played")
     except AdviceError as exc:
-        raise HTTPException(422, str(exc)) from None
+        raise _refused(exc) from None
 
     def work() -> dict[str, Any]:
         advice = coach.advise(
@@ -121,36 +112,28 @@ async def advise(body: AdviseBody) -> dict[str, Any]:
     try:
         return await run_in_threadpool(work)
     except AdviceError as exc:
-        raise HTTPException(422, str(exc)) from None
+        raise _refused(exc) from None
 
 
 @router.get("/api/coach/position")
 def game_position(
-    request: Request,
+    games: GamesDep,
     game: str = Query(min_length=1, max_length=64),
     stroke: int = Query(ge=1, le=1_000_000),
 ) -> dict[str, Any]:
     """The position before stroke ``stroke`` of stored game ``game``, in the coach's JSON
     form (a ball whose place the game does not know is ``null``), and the stroke played
     there (its strike and placement, when the game was played on the simulated table)."""
-    store = request.app.state.store
-    if store.game(game) is None:
-        raise HTTPException(404, f"game {game!r}: no such game")
+    _, session = games.replay(game)
     try:
-        lines = [loads_object(text) for text in store.lines(game)]
-    except ProtocolError as exc:  # pragma: no cover - only judged lines are stored
-        raise HTTPException(500, f"game {game!r} cannot be read: {exc}") from None
-    try:
-        state = state_before(lines, stroke)
+        state = state_before(session, stroke)
+        line = stroke_entry(session, stroke).line
     except AdviceError as exc:
-        raise HTTPException(422, str(exc)) from None
-    strokes = [line for line in lines if line.get("type") == "stroke"]
-    line = strokes[stroke - 1]
+        raise _refused(exc) from None
     played = {k: line[k] for k in ("placed", "strike", "before") if line.get(k) is not None}
     return {
         "game": game,
         "stroke": stroke,
-        "strokes": len(strokes),
         "position": position_json(state),
         "played": played,
     }

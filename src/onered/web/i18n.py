@@ -545,6 +545,7 @@ UI: dict[str, dict[Lang, str]] = {
         "The game does not say where some balls stood ({balls}): put them on the table.",
     ),
     "coach.ask": _t("Спросить тренера", "Ask the coach"),
+    "error.advice": _t("Тренер не может дать совет: {detail}", "The coach cannot advise: {detail}"),
     "coach.played": _t("Сыграно в партии", "Played in the game"),
     "coach.written": _t("Позиция строкой", "Written position"),
     "coach.use_written": _t("Открыть", "Open"),
