@@ -100,3 +100,15 @@ def test_the_python_api_names_an_unknown_setting(tmp_path: Path) -> None:
     with pytest.raises(StudyError, match=r"games study: .*unexpected keyword argument 'players'"):
         run_games(out=tmp_path, players=3)
     assert not any(tmp_path.iterdir())
+
+
+def test_a_missing_study_extra_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "pyarrow", None)  # import pyarrow -> ImportError
+    assert main(["study", "games", "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert "need the 'study' extra (pyarrow missing): pip install 'onered[study]'" in err
+    assert not (tmp_path / "out").exists()

@@ -180,15 +180,8 @@ def run(args: argparse.Namespace) -> int:
     if args.kind is None:
         print("onered study: choose a kind: games, shots or sweep (see --help)", file=sys.stderr)
         return 2
-    try:
-        from onered.study import StudyError, StudyInterruptedError, run_study
-    except ImportError as exc:
-        print(
-            f"onered study: needs the 'study' extra ({exc.name} is missing): "
-            "pip install 'onered[study]'",
-            file=sys.stderr,
-        )
-        return 2
+    from onered.study import StudyError, StudyInterruptedError, run_study
+
     try:
         spec = _spec(args)
         out = Path(args.out) if args.out else Path("onered-study", args.kind)

@@ -51,6 +51,24 @@ class StudyResult:
         raise AttributeError(f"study result has no table {name!r} (tables: {', '.join(tables)})")
 
 
+def require(*, report: bool) -> None:
+    """The ``study`` extra is installed (else a :class:`StudyError` naming what is missing)."""
+    import importlib
+
+    names = ("numpy", "pyarrow", "pandas", "tqdm", *(("matplotlib",) if report else ()))
+    missing = []
+    for name in names:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            missing.append(name)
+    if missing:
+        raise StudyError(
+            f"studies need the 'study' extra ({', '.join(missing)} missing): "
+            "pip install 'onered[study]'"
+        )
+
+
 def check_backend(backend: str, jobs: int | None, address: str | None) -> None:
     """The backend settings make sense (before anything is written)."""
     if jobs is not None and (isinstance(jobs, bool) or not 1 <= jobs <= 4096):
@@ -89,6 +107,7 @@ def run_study(
     (``"local"``: ``jobs`` processes, default one per core; ``"ray"``: Ray at ``address``,
     or a local Ray); ``progress`` shows a bar on stderr (or on the given stream)."""
     check_backend(backend, jobs, address)
+    require(report=report)
     spec.check()
     folder = Folder(Path(out), spec)
     folder.check()
