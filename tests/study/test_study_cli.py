@@ -110,5 +110,5 @@ def test_a_missing_study_extra_is_named(
     monkeypatch.setitem(sys.modules, "pyarrow", None)  # import pyarrow -> ImportError
     assert main(["study", "games", "--out", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err
-    assert "need the 'study' extra (pyarrow missing): pip install 'onered[study]'" in err
+    assert "(pyarrow missing): pip install 'onered[study]' pandas" in err
     assert not (tmp_path / "out").exists()

@@ -52,7 +52,8 @@ class StudyResult:
 
 
 def require(*, report: bool) -> None:
-    """The ``study`` extra is installed (else a :class:`StudyError` naming what is missing)."""
+    """The ``study`` extra and pandas are installed (else a :class:`StudyError` naming
+    what is missing)."""
     import importlib
 
     names = ("numpy", "pyarrow", "pandas", "tqdm", *(("matplotlib",) if report else ()))
@@ -64,8 +65,8 @@ def require(*, report: bool) -> None:
             missing.append(name)
     if missing:
         raise StudyError(
-            f"studies need the 'study' extra ({', '.join(missing)} missing): "
-            "pip install 'onered[study]'"
+            f"studies need the 'study' extra and pandas ({', '.join(missing)} missing): "
+            "pip install 'onered[study]' pandas"
         )
 
 
