@@ -28,22 +28,24 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, FastAPI, Header, Query, Request
-from fastapi.responses import FileResponse, JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
+from fastapi.responses import FileResponse
+from pydantic import Field
 
 from onered.game import Action
 from onered.game import record as game_record
+from onered.game.record import LineKind
+from onered.game.session import Session, SessionError, ai_level
 from onered.physics.types import Strike
-from onered.rules import Option
 from onered.rules.possible import aim_warning, first_ball_ahead
 from onered.web import play
-from onered.web import record as rec
+from onered.web.errors import ApiError, not_found
+from onered.web.games import TOKEN_HEADER, games_of, session_error
+from onered.web.models import AfterBody, Body, ChoiceBody, PlayBody
 from onered.web.pad import why_json
-from onered.web.store import ConflictError, Mode, Store, hash_token
+from onered.web.store import Mode, Store, hash_token
 
 STATIC_DIR = Path(__file__).parent / "static"
 SEAT_HEADER = "X-Seat-Token"
-TOKEN_HEADER = "X-Game-Token"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS seats (
@@ -58,24 +60,6 @@ CREATE TABLE IF NOT EXISTS takebacks (
     version INTEGER NOT NULL
 ) WITHOUT ROWID;
 """
-
-
-class ClubError(Exception):
-    """An error of these routes: status, English message, catalogue code and its params."""
-
-    def __init__(self, status: int, message: str, code: str | None = None, **params: Any) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.code = code
-        self.params = params
-
-    def body(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"error": self.message}
-        if self.code is not None:
-            out["code"] = self.code
-            out["params"] = self.params
-        return out
 
 
 # --- the club's tables ------------------------------------------------------------------------
@@ -116,42 +100,14 @@ def has_seats(store: Store, game_id: str) -> bool:
 # --- request bodies ---------------------------------------------------------------------------
 
 
-class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class SeatsBody(_Body):
+class SeatsBody(Body):
     """``player``: the index of the player the caller (the game's creator) plays."""
 
     player: int = Field(ge=0, le=1)
 
 
-class StrikeBody(_Body):
-    speed: float = Field(gt=0, le=10)
-    aim: float = Field(ge=-360, le=720)
-    side: float = Field(default=0.0, ge=-0.8, le=0.8)
-    height: float = Field(default=0.0, ge=-0.8, le=0.8)
-    elevation: float = Field(default=0.0, ge=0, le=90)
-
-
-class SeatPlayBody(_Body):
-    strike: StrikeBody
-    placed: tuple[float, float] | None = None
-    after: int | None = Field(default=None, ge=1)
-
-
-class SeatChoiceBody(_Body):
-    option: Option
-    after: int | None = Field(default=None, ge=1)
-
-
-class AfterBody(_Body):
-    after: int | None = Field(default=None, ge=1)
-
-
-class AnswerBody(_Body):
+class AnswerBody(AfterBody):
     agree: bool
-    after: int | None = Field(default=None, ge=1)
 
 
 # --- helpers ----------------------------------------------------------------------------------
@@ -162,52 +118,42 @@ def _store(request: Request) -> Store:
     return store
 
 
-def _game(store: Store, game_id: str) -> rec.Game:
-    if store.game(game_id) is None:
-        raise ClubError(404, f"game {game_id!r}: no such game", "no_game", id=game_id)
-    return rec.replay(store.lines(game_id))
+def _game(request: Request, game_id: str) -> Session:
+    return games_of(request).replay(game_id)[1]
 
 
-def _played(store: Store, game_id: str) -> rec.Game:
-    game = _game(store, game_id)
-    row = store.game(game_id)
-    if row is None or row.mode is not Mode.PLAY:
-        raise ClubError(409, "this game is marked, not played on the simulated table", "not_played")
+def _played(request: Request, game_id: str) -> Session:
+    row, game = games_of(request).replay(game_id)
+    if row.mode is not Mode.PLAY:
+        raise ApiError(409, "this game is marked, not played on the simulated table", "not_played")
     return game
 
 
 def _commit(
-    store: Store, game_id: str, after: int | None, lines: list[dict[str, Any]], pop: int = 0
-) -> rec.Game:
-    """Drop ``pop`` lines, judge and append ``lines``, store: one transaction."""
-    try:
-        with store.edit(game_id, after) as edit:
-            kept = list(edit.lines)[: len(edit.lines) - pop]
-            game = rec.replay(kept)
-            texts = []
-            for obj in lines:
-                game = rec.extend(game, obj)
-                texts.append(rec.dumps_line(obj))
-            for _ in range(pop):
-                edit.pop()
-            for text in texts:
-                edit.push(text)
-            edit.set_summary(rec.summary_json(game))
-    except ConflictError as exc:
-        raise ClubError(409, str(exc), "stale") from None
-    with _db(store) as conn:
+    request: Request,
+    game_id: str,
+    after: int | None,
+    lines: list[dict[str, Any]],
+    *,
+    pop: int = 0,
+) -> dict[str, Any]:
+    """Drop ``pop`` lines, judge and append ``lines``, store (the games' one way to change a
+    game); a pending take-back request goes with any change. The answer is the change's
+    (``verdict``, ``game``) with the game's new ``version``."""
+    answer = games_of(request).changed_view(game_id, after, lines, pop=pop)
+    with _db(_store(request)) as conn:
         conn.execute("DELETE FROM takebacks WHERE game_id = ?", (game_id,))
-    return game
+    return {**answer, "version": answer["game"]["state"]["version"]}
 
 
 def _seat(store: Store, game_id: str, token: str | None) -> int:
     if not token:
-        raise ClubError(
+        raise ApiError(
             401, f"{SEAT_HEADER}: missing; a player's seat needs his own secret", "no_secret"
         )
     player = seat_of(store, game_id, token)
     if player is None:
-        raise ClubError(
+        raise ApiError(
             403, f"{SEAT_HEADER}: not a player's secret of game {game_id!r}", "bad_secret"
         )
     return player
@@ -215,58 +161,58 @@ def _seat(store: Store, game_id: str, token: str | None) -> int:
 
 def _master(store: Store, game_id: str, token: str | None) -> None:
     if store.game(game_id) is None:
-        raise ClubError(404, f"game {game_id!r}: no such game", "no_game", id=game_id)
+        raise not_found(game_id)
     if not token:
-        raise ClubError(401, f"{TOKEN_HEADER}: missing", "no_secret")
+        raise ApiError(401, f"{TOKEN_HEADER}: missing", "no_token")
     if not store.check_token(game_id, token):
-        raise ClubError(403, f"{TOKEN_HEADER}: not the secret of game {game_id!r}", "bad_secret")
+        raise ApiError(403, f"{TOKEN_HEADER}: not the secret of game {game_id!r}", "bad_token")
 
 
-def _check_turn(game: rec.Game, player: int) -> None:
+def _check_turn(game: Session, player: int) -> None:
     if game.over:
         winner = game.players[game.state.winner or 0]
-        raise ClubError(409, f"the game is over: {winner} has won", "over", name=winner)
+        raise ApiError(409, f"the game is over: {winner} has won", "over", {"name": winner})
     if game.state.to_play != player:
         name = game.players[game.state.to_play]
-        raise ClubError(409, f"it is not your turn: {name} is to play", "not_your_turn", name=name)
+        raise ApiError(
+            409, f"it is not your turn: {name} is to play", "not_your_turn", {"name": name}
+        )
 
 
-def _takeback_pop(game: rec.Game, player: int) -> int:
+def _takeback_pop(game: Session, player: int) -> int:
     """How many lines to drop to take back ``player``'s last stroke and what followed."""
     name = game.players[player]
     for k in range(len(game.entries) - 1, 0, -1):
         entry = game.entries[k]
-        if entry.kind is rec.LineKind.STROKE and entry.verdict.striker == name:
+        if entry.kind is LineKind.STROKE and entry.verdict.striker == name:
             return len(game.entries) - k
-    raise ClubError(409, f"take-back: {name} has no stroke to take back", "no_takeback", name=name)
+    raise ApiError(
+        409, f"take-back: {name} has no stroke to take back", "no_takeback", {"name": name}
+    )
 
 
-def _answer(game: rec.Game, **extra: Any) -> dict[str, Any]:
-    return {"version": len(game.entries), **extra}
-
-
-def shot_of(game: rec.Game, seq: int) -> dict[str, Any]:
+def shot_of(game: Session, seq: int) -> dict[str, Any]:
     """The animation of stroke line ``seq`` of a played game, simulated again from the
     position before it with its stored cue action."""
     if not 1 <= seq < len(game.entries):
-        raise ClubError(404, f"seq: no line {seq} in this game", "no_line", seq=seq)
+        raise ApiError(404, f"seq: no line {seq} in this game", "no_line", {"seq": seq})
     entry = game.entries[seq]
-    if entry.kind is not rec.LineKind.STROKE or "strike" not in entry.line:
-        raise ClubError(404, f"seq: line {seq} is no simulated stroke", "no_line", seq=seq)
+    if entry.kind is not LineKind.STROKE or "strike" not in entry.line:
+        raise ApiError(404, f"seq: line {seq} is no simulated stroke", "no_line", {"seq": seq})
     try:
         strike = game_record.read_strike(entry.line["strike"], f"line {seq}.strike")
     except game_record.RecordError as exc:
-        raise ClubError(409, str(exc), "no_line", seq=seq) from None
+        raise ApiError(409, str(exc), "no_line", {"seq": seq}) from None
     raw = entry.line.get("placed")
     placed = None
     if isinstance(raw, list) and len(raw) == 2:
         placed = (float(raw[0]), float(raw[1]))
-    before = rec.replay_objects([e.line for e in game.entries[:seq]])
+    before = Session.from_lines(game.texts()[:seq])
     action = Action(strike=strike, placed=placed)
     try:
         return play.play(before, action).shot
-    except play.PlayError as exc:
-        raise ClubError(409, f"line {seq} cannot be simulated again: {exc}", "no_line") from None
+    except SessionError as exc:  # pragma: no cover - a stored stroke is played again
+        raise ApiError(409, f"line {seq} cannot be simulated again: {exc}", "no_line") from None
 
 
 # --- the routes -------------------------------------------------------------------------------
@@ -279,7 +225,7 @@ router = APIRouter()
 def board_page(request: Request, game_id: str) -> FileResponse:
     """The club's TV board for one game."""
     if _store(request).game(game_id) is None:
-        raise ClubError(404, f"game {game_id!r}: no such game", "no_game", id=game_id)
+        raise not_found(game_id)
     return FileResponse(STATIC_DIR / "board.html", media_type="text/html")
 
 
@@ -294,8 +240,8 @@ def aim_check(
     """From hand, at ``(x, y)`` aiming ``aim`` degrees: the first ball the straight line
     reaches (``first``) and the warning when it is a ball in baulk (2.6.6)."""
     if not (math.isfinite(x) and math.isfinite(y) and math.isfinite(aim)):
-        raise ClubError(422, "x, y, aim: expected finite numbers", "bad_input")
-    game = _game(_store(request), game_id)
+        raise ApiError(422, "x, y, aim: expected finite numbers", "bad_input")
+    game = _game(request, game_id)
     state = game.state
     first = None if game.over else first_ball_ahead(state, (x, y), aim)
     return {
@@ -307,7 +253,7 @@ def aim_check(
 @router.get("/api/games/{game_id}/shots/{seq}")
 def shot(request: Request, game_id: str, seq: int) -> dict[str, Any]:
     """The animation of a played stroke (for the other player's device)."""
-    return shot_of(_played(_store(request), game_id), seq)
+    return shot_of(_played(request, game_id), seq)
 
 
 @router.get("/api/games/{game_id}/club")
@@ -315,7 +261,7 @@ def club_state(request: Request, game_id: str) -> dict[str, Any]:
     """Whether the players have seats, and a pending take-back request."""
     store = _store(request)
     if store.game(game_id) is None:
-        raise ClubError(404, f"game {game_id!r}: no such game", "no_game", id=game_id)
+        raise not_found(game_id)
     with _db(store) as conn:
         seats = conn.execute("SELECT 1 FROM seats WHERE game_id = ?", (game_id,)).fetchone()
         tb = conn.execute(
@@ -338,10 +284,10 @@ def make_seats(
     caller plays ``player``. Asked again, it gives new secrets (the old ones stop working)."""
     store = _store(request)
     _master(store, game_id, x_game_token)
-    game = _played(store, game_id)
-    kinds = play.entrants(game)
-    if any(play.ai_strength(kinds.get(name)) is not None for name in game.players):
-        raise ClubError(409, "seats: this game is played against the computer", "not_two_players")
+    game = _played(request, game_id)
+    kinds = game.entrants
+    if any(ai_level(kinds.get(name)) is not None for name in game.players):
+        raise ApiError(409, "seats: this game is played against the computer", "not_two_players")
     tokens = [secrets.token_urlsafe(24), secrets.token_urlsafe(24)]
     with _db(store) as conn:
         conn.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
@@ -364,7 +310,7 @@ def my_seat(
 ) -> dict[str, Any]:
     """Whose seat a secret is."""
     store = _store(request)
-    game = _game(store, game_id)
+    game = _game(request, game_id)
     player = _seat(store, game_id, x_seat_token)
     return {"player": player, "name": game.players[player]}
 
@@ -373,50 +319,45 @@ def my_seat(
 def seat_play(
     request: Request,
     game_id: str,
-    body: SeatPlayBody,
+    body: PlayBody,
     x_seat_token: Annotated[str | None, Header()] = None,
 ) -> dict[str, Any]:
     """A stroke by the player of this seat, on his own turn only."""
     store = _store(request)
     player = _seat(store, game_id, x_seat_token)
-    game = _played(store, game_id)
+    game = _played(request, game_id)
     _check_turn(game, player)
     if body.placed is not None and not all(math.isfinite(c) for c in body.placed):
-        raise ClubError(422, "placed: expected two finite numbers", "bad_input")
-    s = body.strike
-    action = Action(
-        strike=Strike(
-            speed=s.speed, aim=s.aim, side=s.side, height=s.height, elevation=s.elevation
-        ),
-        placed=body.placed,
-    )
+        raise ApiError(422, "placed: expected two finite numbers", "bad_input")
+    action = Action(strike=Strike(**body.strike.as_dict()), placed=body.placed)
     try:
-        played = play.play(game, action)
-    except play.PlayError as exc:
-        raise ClubError(422, str(exc), "bad_stroke") from None
+        with games_of(request).lock:  # the shared session is read while simulating
+            played = play.play(game, action)
+    except SessionError as exc:
+        raise session_error(exc) from None
     after = body.after if body.after is not None else len(game.entries)
-    game = _commit(store, game_id, after, [played.line])
-    return _answer(game, shot=played.shot)
+    return {**_commit(request, game_id, after, [played.line]), "shot": played.shot}
 
 
 @router.post("/api/games/{game_id}/seat/choice")
 def seat_choice(
     request: Request,
     game_id: str,
-    body: SeatChoiceBody,
+    body: ChoiceBody,
     x_seat_token: Annotated[str | None, Header()] = None,
 ) -> dict[str, Any]:
     """The foul option of the player of this seat (his turn only)."""
     store = _store(request)
     player = _seat(store, game_id, x_seat_token)
-    game = _played(store, game_id)
+    game = _played(request, game_id)
     _check_turn(game, player)
     try:
-        line = play.choose(game, body.option)
-    except play.PlayError as exc:
-        raise ClubError(409, str(exc), "no_choice") from None
+        with games_of(request).lock:
+            line = play.choose(game, body.option)
+    except SessionError as exc:
+        raise session_error(exc) from None
     after = body.after if body.after is not None else len(game.entries)
-    return _answer(_commit(store, game_id, after, [line]))
+    return _commit(request, game_id, after, [line])
 
 
 @router.post("/api/games/{game_id}/takeback")
@@ -434,27 +375,27 @@ def takeback(
     store = _store(request)
     if x_seat_token:
         player = _seat(store, game_id, x_seat_token)
-        game = _played(store, game_id)
+        game = _played(request, game_id)
         _takeback_pop(game, player)
         with _db(store) as conn:
             conn.execute(
                 "INSERT OR REPLACE INTO takebacks (game_id, player, version) VALUES (?, ?, ?)",
                 (game_id, player, len(game.entries)),
             )
-        return _answer(game, requested=True)
+        return {"version": len(game.entries), "requested": True}
     _master(store, game_id, x_game_token)
-    game = _played(store, game_id)
-    kinds = play.entrants(game)
-    humans = [i for i, n in enumerate(game.players) if play.ai_strength(kinds.get(n)) is None]
+    game = _played(request, game_id)
+    kinds = game.entrants
+    humans = [i for i, n in enumerate(game.players) if ai_level(kinds.get(n)) is None]
     if len(humans) == 1:
         who = humans[0]
     else:
-        last = next((e for e in reversed(game.entries[1:]) if e.kind is rec.LineKind.STROKE), None)
+        last = next((e for e in reversed(game.entries[1:]) if e.kind is LineKind.STROKE), None)
         if last is None:
-            raise ClubError(409, "take-back: no stroke has been played", "no_takeback", name="")
+            raise ApiError(409, "take-back: no stroke has been played", "no_takeback", {"name": ""})
         who = game.players.index(str(last.verdict.striker))
     pop = _takeback_pop(game, who)
-    return _answer(_commit(store, game_id, body.after, [], pop=pop), taken=pop)
+    return {**_commit(request, game_id, body.after, [], pop=pop), "taken": pop}
 
 
 @router.post("/api/games/{game_id}/takeback/answer")
@@ -468,7 +409,7 @@ def takeback_answer(
     what followed are taken back; refused, the request is dropped."""
     store = _store(request)
     player = _seat(store, game_id, x_seat_token)
-    game = _played(store, game_id)
+    game = _played(request, game_id)
     with _db(store) as conn:
         tb = conn.execute(
             "SELECT player, version FROM takebacks WHERE game_id = ?", (game_id,)
@@ -476,24 +417,18 @@ def takeback_answer(
         if tb is not None and (not body.agree or int(tb[0]) == player):
             conn.execute("DELETE FROM takebacks WHERE game_id = ?", (game_id,))
     if tb is None or int(tb[0]) == player:
-        raise ClubError(409, "take-back: the opponent has not asked", "no_takeback", name="")
+        raise ApiError(409, "take-back: the opponent has not asked", "no_takeback", {"name": ""})
     if not body.agree:
-        return _answer(game, taken=0)
+        return {"version": len(game.entries), "taken": 0}
     if int(tb[1]) != len(game.entries):
-        raise ClubError(409, "take-back: the game went on since it was asked", "stale")
+        raise ApiError(409, "take-back: the game went on since it was asked", "stale")
     pop = _takeback_pop(game, int(tb[0]))
-    return _answer(_commit(store, game_id, body.after, [], pop=pop), taken=pop)
+    return {**_commit(request, game_id, body.after, [], pop=pop), "taken": pop}
 
 
 def install(app: FastAPI) -> None:
-    """Add these routes to ``app`` and answer their errors as the API's JSON (once)."""
+    """Add these routes to ``app`` (once)."""
     if getattr(app.state, "club_installed", False):
         return
     app.state.club_installed = True
     app.include_router(router)
-
-    async def club_error(request: Request, exc: Exception) -> JSONResponse:
-        assert isinstance(exc, ClubError)  # registered for ClubError only
-        return JSONResponse(exc.body(), status_code=exc.status)
-
-    app.add_exception_handler(ClubError, club_error)
