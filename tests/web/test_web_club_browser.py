@@ -284,6 +284,8 @@ def test_the_club_board_follows_a_marked_game_and_calls_it_aloud(
     pg = tv.open(f"/board/{game}")
     assert tv.text('.board-player[data-player="0"] .board-name') == P1
     assert tv.text('.board-player[data-player="1"] .board-score') == "0"
+    pg.wait_for_selector('body[data-follow="events"]')  # pushed by the server, not polled
+    assert tv.text("#live") == "● live"
     mark(server, game, token, parts=["no_score"])
     tv.wait_version(2)
     assert tv.said()[-1] == "No score. Petrov to play"

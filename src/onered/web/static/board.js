@@ -1,11 +1,12 @@
 // The club's screen: one game on a TV, readable across the room — both players, their
 // balls and scores, the break of the one at the table, the referee's calls, the last
-// strokes; it follows the game live (server-sent events through live.js where the server
-// offers them, else polling) and can call the strokes aloud.
+// strokes; it follows the game live (server-sent events through live.js, polling where they
+// cannot be had) and can call the strokes aloud.
 import {
   GameModel, I, ballName, callsText, describe, el, gameIdFromPath, pointsText, setupPage,
   showError, t, who, word,
 } from "./common.js";
+import { follow } from "./live.js";
 import { Speaker } from "./speech.js";
 
 const POLL_MS = 1000;
@@ -66,25 +67,12 @@ function render() {
   document.body.dataset.revision = String(view.revision);
 }
 
-/** Take a change: the new lines are said aloud. */
-async function refresh() {
-  const before = model.log.length;
-  const changed = await model.poll();
-  if (changed) {
-    speaker.sayNew(model.view, model.log, before);
-    render();
-  }
-}
-
-async function tick() {
-  try {
-    await refresh();
-    if (!online) { online = true; render(); }
-    showError($("error"), null);
-  } catch (e) {
-    if (online) { online = false; render(); }
-  }
-  setTimeout(tick, POLL_MS);
+/** A change pushed by the server (or polled): the new lines are said aloud. */
+let heard = 0; // the log lines this page has shown
+function changed() {
+  speaker.sayNew(model.view, model.log, heard);
+  heard = model.log.length;
+  render();
 }
 
 async function main() {
@@ -99,9 +87,19 @@ async function main() {
     if (document.fullscreenElement) document.exitFullscreen();
     else document.documentElement.requestFullscreen().catch(() => {});
   });
+  heard = model.log.length;
   render();
   document.body.dataset.ready = I.lang;
-  setTimeout(tick, POLL_MS);
+  // live: server-sent events (live.js), polling where they cannot be had
+  const live = follow(model, {
+    onChange: changed,
+    onStatus: (now) => {
+      online = now;
+      document.body.dataset.follow = live ? live.mode : "";
+      render();
+    },
+    pollMs: POLL_MS,
+  });
 }
 
 main();
