@@ -1,9 +1,9 @@
 """Statistics of games from their records: points per visit, breaks, fouls, kinds of score.
 
-Everything is read from the verdicts written in the records (no simulation). A *visit* is
-a player's turn at the table: his strokes until one ends it (``visit_over``) or the game
-ends. Its *break* is the points his strokes scored in it (the verdict's ``break`` on its
-last stroke); penalty points received are not part of any break. Players are told apart
+Everything is read from the verdicts written in the records (no simulation). Visits and
+their breaks are ``onered.game.summary``'s (one reading for every interface): a *visit* is
+a player's turn at the table, its *break* the points his strokes scored in it; penalty
+points received are not part of any break. Players are told apart
 by name; several records may be read together.
 
 :func:`break_histogram_svg` draws the distribution of breaks as an SVG document, built as
@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
+from onered.game.summary import RecordedVerdict, visits
 from onered.protocol.json_fields import ProtocolError, loads_object
 
 #: Break classes of the distribution: 0, 1-9, 10-19, ..., 90-99, 100 and more.
@@ -211,8 +212,7 @@ class Tally:
             if isinstance(entrants, dict) and isinstance(entrants.get(name), str):
                 p.descriptions.add(entrants[name])
         self._games += 1
-        before = {name: len(self._player(name).breaks) for name in players}
-        in_visit: str | None = None
+        facts: list[RecordedVerdict] = []
         last: Mapping[str, Any] | None = None
         for number, line in enumerate(lines[1:], start=2):
             if line.get("type") != "stroke":
@@ -221,40 +221,35 @@ class Tally:
             if not isinstance(verdict, dict):
                 raise StatsError(f"{where}: line {number}: verdict: missing (not a game record?)")
             try:
+                facts.append(RecordedVerdict.from_json(verdict, len(facts) + 1))
                 name = verdict["striker"]
                 p = self._player(name)
                 p.strokes += 1
-                in_visit = name
-                points = int(verdict["points"])
-                p.points += points
+                p.points += int(verdict["points"])
                 for kind, value in verdict["scored"].items():
-                    group = _group(kind)
-                    p.scored_points[group] += int(value)
+                    p.scored_points[_group(kind)] += int(value)
                 foul = verdict["foul"]
                 if foul is not None:
                     for code in foul["codes"]:
                         p.fouls[code] += 1
                     other = players[1] if name == players[0] else players[0]
                     self._player(other).penalties_received += int(foul["penalty"])
-                if verdict["visit_over"] or verdict["winner"] is not None:
-                    p.visits += 1
-                    p.breaks.append(int(verdict["break"]))
-                    in_visit = None
             except (KeyError, TypeError, ValueError) as exc:
                 raise StatsError(f"{where}: line {number}: verdict: unreadable ({exc!r})") from None
             last = verdict
-        if in_visit is not None and last is not None:
-            # the game was stopped in the middle of a visit
-            p = self._player(in_visit)
+        winner = None if last is None else last.get("winner")
+        centuries: set[str] = set()
+        for visit in visits(facts, over=winner is not None):  # one reading of visits
+            p = self._player(visit.player)
             p.visits += 1
-            p.breaks.append(int(last["break"]))
-        if last is not None and last.get("winner") is not None:
+            p.breaks.append(visit.points)
+            if visit.points >= 100:
+                centuries.add(visit.player)
+        if winner is not None:
             self._finished += 1
-            self._player(last["winner"]).wins += 1
-        for name in players:
-            p = self._player(name)
-            if any(b >= 100 for b in p.breaks[before[name] :]):
-                p.century_games += 1
+            self._player(winner).wins += 1
+        for name in centuries:
+            self._player(name).century_games += 1
 
 
 def read_games(sources: Iterable[tuple[str, Iterable[str]]]) -> Stats:

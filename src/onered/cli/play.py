@@ -268,14 +268,13 @@ def run(args: argparse.Namespace) -> int:
 
 def _summary(game: Game, lang: Lang, out: TextIO) -> None:
     from onered.game import StrokeRecord
+    from onered.game.summary import highest_breaks, visits
 
     code = lang.value
     players = game.match.players
     score = game.state.score
-    highest = dict.fromkeys(players, 0)
-    for entry in game.entries:
-        if isinstance(entry, StrokeRecord) and entry.verdict.foul is None:
-            highest[entry.striker] = max(highest[entry.striker], entry.verdict.break_)
+    strokes = [e.verdict for e in game.entries if isinstance(e, StrokeRecord)]
+    highest = highest_breaks(visits(strokes, over=game.winner is not None), players)
     tops = ", ".join(f"{name} {highest[name]}" for name in players)
     print(
         f"{WORDS['final'][code]}: {players[0]} {score[0]} : {score[1]} {players[1]} "
@@ -285,5 +284,4 @@ def _summary(game: Game, lang: Lang, out: TextIO) -> None:
     if game.winner is not None:
         print(f"{game.winner} {WORDS['wins'][code]}.", file=out)
     else:
-        strokes = sum(1 for e in game.entries if isinstance(e, StrokeRecord))
-        print(WORDS["stopped"][code].format(n=strokes), file=out)
+        print(WORDS["stopped"][code].format(n=len(strokes)), file=out)

@@ -73,11 +73,19 @@ def run(args: argparse.Namespace) -> int:
         print(f"onered replay: cannot write a picture: {exc.strerror}", file=sys.stderr)
         return 2
     played = f"{report.strokes} strokes and {report.choices} choices played again"
+    print(_summary(record.lines))
     if report.identical:
         winner = f"; winner {report.winner}" if report.winner else ""
         print(f"{args.file}: {played}: identical to the record, and the referee agrees{winner}")
         return 0
-    if report.simulation is not None:
+    if report.simulation is not None and "physics.fingerprint" in report.simulation.what:
+        agrees = "agrees" if report.referee is None else "differs (below)"
+        print(
+            f"{args.file}: {report.simulation.what}. Only this bit-exact re-simulation needs "
+            f"the engine that played the game: the record stays readable, exportable and "
+            f"can be continued, and the referee's check of every verdict {agrees}."
+        )
+    elif report.simulation is not None:
         print(
             f"{args.file}: line {report.simulation.line}: the replay differs: "
             f"{report.simulation.what}"
@@ -87,3 +95,21 @@ def run(args: argparse.Namespace) -> int:
             f"{args.file}: line {report.referee.line}: the referee differs: {report.referee.what}"
         )
     return 1
+
+
+def _summary(lines: tuple[str, ...]) -> str:
+    """The final score and the highest breaks, as the referee judges the record's lines
+    (``onered.game.summary``: the same reading as ``onered play`` and ``onered stats``)."""
+    from onered.game.record import LineKind, RecordError
+    from onered.game.session import Session
+    from onered.game.summary import highest_breaks, visits
+
+    try:
+        game = Session.from_lines(lines)
+    except RecordError as exc:
+        return f"the referee refuses the record: {exc}"
+    strokes = [e.verdict for e in game.entries if e.kind is LineKind.STROKE]
+    top = highest_breaks(visits(strokes, over=game.over), game.players)
+    a, b = game.players
+    score = game.state.score
+    return f"score {a} {score[0]} : {score[1]} {b} (highest breaks: {a} {top[a]}, {b} {top[b]})"

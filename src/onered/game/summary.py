@@ -11,8 +11,47 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 from onered.rules import Verdict
+
+
+class StrokeFacts(Protocol):
+    """What a visit is read from: a stroke's verdict (``onered.rules.Verdict``, or
+    :class:`RecordedVerdict` read from a record's JSON)."""
+
+    @property
+    def stroke(self) -> int: ...
+    @property
+    def striker(self) -> str | None: ...
+    @property
+    def break_(self) -> int: ...
+    @property
+    def visit_over(self) -> bool: ...
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedVerdict:
+    """The visit's facts of a verdict as a record writes it (the protocol's JSON)."""
+
+    stroke: int
+    striker: str | None
+    break_: int
+    visit_over: bool
+
+    @classmethod
+    def from_json(cls, verdict: Mapping[str, Any], stroke: int = 0) -> RecordedVerdict:
+        """Raises ``KeyError``, ``TypeError`` or ``ValueError`` for a verdict without them
+        (``stroke``: the stroke's number when the verdict does not say it)."""
+        striker = verdict["striker"]
+        if striker is not None and not isinstance(striker, str):
+            raise TypeError(f"striker: expected a name, got {striker!r}")
+        return cls(
+            stroke=int(verdict.get("stroke", stroke)),
+            striker=striker,
+            break_=int(verdict["break"]),
+            visit_over=bool(verdict["visit_over"]) or verdict.get("winner") is not None,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,11 +75,11 @@ class Visit:
         }
 
 
-def visits(strokes: Iterable[Verdict], *, over: bool) -> list[Visit]:
+def visits(strokes: Iterable[StrokeFacts], *, over: bool) -> list[Visit]:
     """Every visit of a game, in order, from its strokes' verdicts (foul options left
     out); ``over``: the game has ended (else the last visit may be open)."""
     result: list[Visit] = []
-    current: list[Verdict] = []
+    current: list[StrokeFacts] = []
 
     def close(is_open: bool) -> None:
         if current:
