@@ -5,12 +5,13 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from game_support import quick_ai, real_game_at
 
 from onered.game import Game, PhysicsSimulator, StrokeRecord
-from onered.game.record import RecordError, iter_lines, read_record
+from onered.game.record import RECORD_VERSION, RecordError, iter_lines, read_record
 from onered.game.replay import check_referee, replay
 from onered.players import GameSettings, play_game
 from onered.protocol.referee import run as referee_run
@@ -198,3 +199,57 @@ def test_a_game_resumes_and_plays_on_from_a_ball_resting_in_a_pockets_jaws(
             game.choose(player.choose(game.option_positions()))
         entry = game.play(player.decide(game.position))
         assert entry.verdict.stroke >= 11  # the game advanced from the resumed stroke 10
+
+
+# --- records from older versions and other engines -----------------------------------------
+
+DATA = Path(__file__).parent / "data"
+#: A played game, unfinished, written by record version 1 (the first line is always a match
+#: line; version 2 only adds the position first line).
+V1 = DATA / "record-v1.jsonl"
+#: The same game as if simulated by another physics engine (another fingerprint).
+OTHER_ENGINE = DATA / "record-other-engine.jsonl"
+
+
+@pytest.mark.parametrize("path", [V1, OTHER_ENGINE], ids=["version-1", "other-engine"])
+def test_an_old_or_foreign_record_is_readable_exportable_and_continuable(path: Path) -> None:
+    from onered.game.session import Session
+    from onered.protocol.referee import verdict_json
+
+    text = path.read_text(encoding="utf-8")
+    game = Session.from_text(text)
+    recorded = [json.loads(line) for line in text.splitlines()]
+    judged = [verdict_json(e.verdict, game.players) for e in game.entries]
+    assert judged[1:] == [r["verdict"] for r in recorded[1:]]  # what was played is kept
+    exported = game.export_record()
+    assert json.loads(exported.splitlines()[0])["record"] == RECORD_VERSION
+    again = Session.from_text(exported)
+    assert again.state == game.state
+    assert again.playable  # it goes on on the simulated table
+    turn = again.ai_turn(seed=1)
+    assert turn.line["type"] in ("stroke", "choice")
+    assert len(again) == len(game) + 1
+
+
+def test_replay_says_only_the_bit_exact_check_needs_the_recording_engine(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from onered.cli import main
+
+    assert main(["replay", str(OTHER_ENGINE)]) == 1
+    out = capsys.readouterr().out
+    assert "another version of the physics engine (0123456789ab" in out
+    assert "stays readable, exportable and can be continued" in out
+    assert "the referee's check of every verdict agrees" in out
+    assert main(["replay", str(V1)]) == 0
+    assert "identical to the record" in capsys.readouterr().out
+
+
+def test_a_record_of_a_newer_format_is_named_as_such() -> None:
+    from onered.game.record import parse_text
+
+    header = json.loads(V1.read_text(encoding="utf-8").splitlines()[0])
+    header["record"] = RECORD_VERSION + 1
+    with pytest.raises(RecordError, match="a newer onered wrote it") as newer:
+        parse_text(json.dumps(header))
+    assert newer.value.code == "version"

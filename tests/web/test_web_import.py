@@ -114,3 +114,18 @@ def test_a_long_import_does_not_hold_up_the_server(server: Server) -> None:
     )
     assert median < 0.25
     assert worst < 2.0
+
+
+def test_a_record_of_another_engine_and_an_older_version_imports_and_goes_on(api: Api) -> None:
+    data = Path(__file__).resolve().parents[1] / "game" / "data"
+    for name in ("record-v1.jsonl", "record-other-engine.jsonl"):
+        r = api.post("/api/import", content=(data / name).read_bytes())
+        assert r.status == 201, r.text
+        assert r.body["urls"]["play"].startswith("/play/")
+        game, token = r.body["id"], r.body["token"]
+        version = r.body["game"]["state"]["version"]
+        turn = api.post(f"/api/games/{game}/ai", json={"after": version}, token=token)
+        assert turn.status == 200, turn.text
+        assert turn.body["game"]["state"]["version"] == version + 1
+        exported = api.get(f"/api/games/{game}/record.jsonl").text
+        assert json.loads(exported.splitlines()[0])["record"] == record.RECORD_VERSION

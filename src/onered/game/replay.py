@@ -130,16 +130,17 @@ def replay(
                 break
     game = Game(header.match, simulator, lag=header.lag)
     if mismatch is None:
-        first = dumps(
-            match_line(
-                header.match,
-                physics=header.physics,
-                opening=game.opening,
-                seed=header.seed,
-                entrants=header.entrants,
-                lag=header.lag,
-            )
+        rewritten = match_line(
+            header.match,
+            physics=header.physics,
+            opening=game.opening,
+            seed=header.seed,
+            entrants=header.entrants,
+            lag=header.lag,
         )
+        # an older format version writes the same fields: the check compares the game
+        rewritten["record"] = record.header_data.get("record", rewritten["record"])
+        first = dumps(rewritten)
         mismatch = _compare(first, record.lines[0], 1)
     players = header.match.players
     strokes = choices = 0
