@@ -179,6 +179,14 @@ def _check_turn(game: Session, player: int) -> None:
         )
 
 
+def _seated_turn(request: Request, game_id: str, token: str | None) -> Session:
+    """The played game, once the seat's secret is shown and it is that player's turn."""
+    player = _seat(_store(request), game_id, token)
+    game = _played(request, game_id)
+    _check_turn(game, player)
+    return game
+
+
 def _takeback_pop(game: Session, player: int) -> int:
     """How many lines to drop to take back ``player``'s last stroke and what followed."""
     name = game.players[player]
@@ -323,10 +331,7 @@ def seat_play(
     x_seat_token: Annotated[str | None, Header()] = None,
 ) -> dict[str, Any]:
     """A stroke by the player of this seat, on his own turn only."""
-    store = _store(request)
-    player = _seat(store, game_id, x_seat_token)
-    game = _played(request, game_id)
-    _check_turn(game, player)
+    game = _seated_turn(request, game_id, x_seat_token)
     if body.placed is not None and not all(math.isfinite(c) for c in body.placed):
         raise ApiError(422, "placed: expected two finite numbers", "bad_input")
     action = Action(strike=Strike(**body.strike.as_dict()), placed=body.placed)
@@ -347,10 +352,7 @@ def seat_choice(
     x_seat_token: Annotated[str | None, Header()] = None,
 ) -> dict[str, Any]:
     """The foul option of the player of this seat (his turn only)."""
-    store = _store(request)
-    player = _seat(store, game_id, x_seat_token)
-    game = _played(request, game_id)
-    _check_turn(game, player)
+    game = _seated_turn(request, game_id, x_seat_token)
     try:
         with games_of(request).lock:
             line = play.choose(game, body.option)

@@ -504,11 +504,16 @@ async function applyAnswer(answer) {
   computerTurns();
 }
 
+/** The whole game read again (after a take-back, a refusal, a change elsewhere). */
+async function reload() {
+  model.log.length = 0;
+  await model.load();
+  takeView(model.view);
+}
+
 async function resend() {
   try {
-    model.log.length = 0;
-    await model.load();
-    takeView(model.view);
+    await reload();
   } catch (e) {
     showError(errorBox, e);
     return;
@@ -547,11 +552,7 @@ async function takeBack() {
   render();
   try {
     await api("POST", `/api/games/${id}/takeback`, { after: model.version }, actor());
-    if (seat === null) {
-      model.log.length = 0;
-      await model.load();
-      takeView(model.view);
-    }
+    if (seat === null) await reload();
     await refreshClub();
   } catch (e) {
     showError(errorBox, e);
@@ -564,9 +565,7 @@ async function takeBack() {
 async function answerTakeBack(agree) {
   try {
     await api("POST", `/api/games/${id}/takeback/answer`, { agree, after: model.version }, actor());
-    model.log.length = 0;
-    await model.load();
-    takeView(model.view);
+    await reload();
     await refreshClub();
   } catch (e) {
     showError(errorBox, e);
@@ -745,9 +744,7 @@ async function main() {
     version: () => model.version,
     refused: async () => {
       try {
-        model.log.length = 0;
-        await model.load();
-        takeView(model.view);
+        await reload();
       } catch (e) {
         showError(errorBox, e);
       }
