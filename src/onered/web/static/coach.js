@@ -210,9 +210,14 @@ function renderList() {
       el("div", { class: "action", text: w.action }),
       el("div", { class: "numbers", text: w.numbers }),
       el("div", { class: "odds", text: w.odds }),
-      gap > 0.05 ? el("div", { class: "reason", text: t("coach.gap", { gap: gap.toFixed(1) }) }) : ""));
+      gap > 0.05 ? el("div", { class: "reason", text: t("coach.gap", { gap: fmtNumber(gap) }) }) : ""));
   }
   $("meta").textContent = t("coach.meta", { n: advice.samples, level: levelName(advice.level), ms: advice.ms });
+}
+
+/** A figure with one decimal, as the page's language writes it. */
+function fmtNumber(x) {
+  return x.toLocaleString(I.lang === "ru" ? "ru-RU" : "en-GB", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 }
 
 function levelName(level) {
