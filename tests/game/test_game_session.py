@@ -301,3 +301,29 @@ def test_an_export_reimports_to_the_same_verdicts(strokes: list[dict[str, object
         again = Session.from_text(text)
         assert verdicts(again) == verdicts(game)
         assert again.state == game.state
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.sampled_from(STROKES), min_size=1, max_size=40), st.integers(0, 40))
+def test_a_game_started_from_a_written_position_goes_on_the_same(
+    strokes: list[dict[str, object]], cut: int
+) -> None:
+    """A session resumed from the position written at any line (``onered.rules.position``)
+    judges the rest of the game as the whole game did."""
+    from onered.rules import position
+
+    game = Session.new(Match(target=60, players=("Anna", "Boris")))
+    for line in strokes:
+        try:
+            if game.state.choice_pending:
+                game.append({"type": "choice", "option": "from_d"})
+            game.append(line)
+        except SessionError:
+            continue
+    cut = min(cut, len(game) - 1)
+    resumed = Session.from_position(position.read(position.write(game.state_before(cut + 1))))
+    assert resumed.first.kind is LineKind.POSITION
+    for entry in game.entries[cut + 1 :]:
+        assert resumed.append(entry.line).verdict == entry.verdict
+    assert resumed.state == game.state
+    assert Session.from_text(resumed.export_record()).state == game.state
