@@ -1,15 +1,21 @@
 """The web app of onered: play Snooker-1-Red in a browser and mark real matches.
 
-Layers, each importing only the ones above it:
+The rules and a game's life are the game core's (``onered.game.session``, ``.record``,
+``.summary``, ``.validate``, ``.marking``); the web is routers and pydantic models over it:
 
-- ``onered.web.record`` — a game as its referee-protocol lines, replayed through
-  ``onered.rules``: state, verdicts, score progression, breaks, export and import.
-- ``onered.web.marking`` — the marker's taps (cannon, pot red, in-off …) as a ``stroke`` line.
+- ``onered.web.app`` — ``create_app``: assembles the store, the error handlers, the
+  middleware and the routers (needs the ``web`` extra: ``pip install 'onered[web]'``).
+- ``onered.web.pages`` — the HTML pages; ``onered.web.api_games`` — reading, creating,
+  importing; ``onered.web.api_play`` — changing a game; ``onered.web.api_live`` — a game's
+  changes pushed as server-sent events; the features' routers (``api_club``,
+  ``api_matches``, ``api_find``, ``api_players``, ``coach``).
+- ``onered.web.games`` — each game's session kept per revision; views and changes.
+- ``onered.web.view`` — what the pages get about a game; ``onered.web.models`` — the
+  request bodies; ``onered.web.errors`` — ``{"error", "code", "params"}``.
 - ``onered.web.store`` — the SQLite store of games, line by line (standard library only).
-- ``onered.web.i18n`` — the page's labels in Russian and English.
-- ``onered.web.play`` — play mode: a stroke on the simulated table, and the AI's turn.
-- ``onered.web.app`` — the FastAPI application and its static front end (needs the ``web``
-  extra: ``pip install 'onered[web]'``).
+- ``onered.web.i18n`` — the pages' labels in Russian and English.
+- ``onered.web.play`` — a shot's animation; ``onered.web.record`` and ``onered.web.marking``
+  — the core's names, kept for the feature routers.
 
 Nothing is imported here, so ``import onered.web`` works without the extra.
 """
