@@ -229,23 +229,28 @@ def games_of(request: Request) -> Games:
 GamesDep = Annotated[Games, Depends(games_of)]
 
 
+def check_secret(store: Store, game_id: str, token: str | None, doing: str = "changing") -> None:
+    """Refuse a request on ``game_id`` that does not show the game's secret (404 for no such
+    game, 401 without a secret, 403 with a wrong one); ``doing`` names what it needs it for."""
+    if store.game(game_id) is None:
+        raise not_found(game_id)
+    if not token:
+        raise ApiError(
+            401,
+            f"{TOKEN_HEADER}: missing; {doing} a game needs the secret given to its creator",
+            "no_token",
+        )
+    if not store.check_token(game_id, token):
+        raise ApiError(
+            403, f"{TOKEN_HEADER}: this is not the secret of game {game_id!r}", "bad_token"
+        )
+
+
 def _authorize(
     request: Request, game_id: str, x_game_token: Annotated[str | None, Header()] = None
 ) -> str:
     """The game id, once the request has shown the game's secret."""
-    store: Store = request.app.state.store
-    if store.game(game_id) is None:
-        raise not_found(game_id)
-    if not x_game_token:
-        raise ApiError(
-            401,
-            f"{TOKEN_HEADER}: missing; changing a game needs the secret given to its creator",
-            "no_token",
-        )
-    if not store.check_token(game_id, x_game_token):
-        raise ApiError(
-            403, f"{TOKEN_HEADER}: this is not the secret of game {game_id!r}", "bad_token"
-        )
+    check_secret(request.app.state.store, game_id, x_game_token)
     return game_id
 
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from fastapi import APIRouter
 from fastapi.responses import FileResponse
 
-from onered.web.games import GamesDep
+from onered.web.games import Games, GamesDep
 
 #: Where the front end's files are.
 STATIC_DIR = Path(__file__).parent / "static"
@@ -25,25 +26,19 @@ def home() -> FileResponse:
     return page("index.html")
 
 
-@router.get("/mark/{game_id}")
-def mark_page(game_id: str, games: GamesDep) -> FileResponse:
-    games.row(game_id)
-    return page("mark.html")
+def _game_page(name: str) -> Callable[[str, Games], FileResponse]:
+    def show(game_id: str, games: GamesDep) -> FileResponse:
+        games.row(game_id)  # 404 for no such game
+        return page(name)
+
+    return show
 
 
-@router.get("/play/{game_id}")
-def play_page(game_id: str, games: GamesDep) -> FileResponse:
-    games.row(game_id)
-    return page("play.html")
-
-
-@router.get("/watch/{game_id}")
-def watch_page(game_id: str, games: GamesDep) -> FileResponse:
-    games.row(game_id)
-    return page("watch.html")
-
-
-@router.get("/games/{game_id}")
-def record_page(game_id: str, games: GamesDep) -> FileResponse:
-    games.row(game_id)
-    return page("game.html")
+#: A game's pages: the marker's pad, play, the spectators' view, the record.
+for _path, _file in (
+    ("/mark/{game_id}", "mark.html"),
+    ("/play/{game_id}", "play.html"),
+    ("/watch/{game_id}", "watch.html"),
+    ("/games/{game_id}", "game.html"),
+):
+    router.add_api_route(_path, _game_page(_file), methods=["GET"])
