@@ -397,7 +397,7 @@ export function renderOutbox(box, outbox, onResend, extra = null) {
           el("button", { type: "button", dataset: { act: "resend" }, onclick: onResend }, t("outbox.resend")))
         : null));
   const offline = outbox.lastError && !outbox.blocked;
-  box.replaceChildren(
+  box.replaceChildren(...[
     el("h2", { text: t("outbox.title", { n: outbox.length }) }),
     offline ? el("p", { class: "small", dataset: { offline: "1" }, text: t("outbox.offline") }) : null,
     outbox.blocked ? el("p", { class: "small", text: t("outbox.blocked") }) : null,
@@ -405,7 +405,7 @@ export function renderOutbox(box, outbox, onResend, extra = null) {
     el("div", { class: "row" },
       extra,
       offline ? el("button", { type: "button", dataset: { act: "send-now" }, onclick: () => outbox.pump(true) }, t("outbox.send_now")) : null),
-  );
+  ].filter(Boolean));
 }
 
 // --- words for strokes -------------------------------------------------------------------
