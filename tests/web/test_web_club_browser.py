@@ -172,6 +172,7 @@ def test_strokes_entered_while_the_server_is_down_arrive_when_it_is_back(
     pg.wait_for_selector("#outbox [data-offline]")
     assert pg.locator("#outbox li.queued").count() == 3
     assert "Waiting to be sent: 3" in tab.text("#outbox h2")
+    assert "null" not in tab.text("#outbox")
     assert tab.version() == 1
     # A reload keeps the queue (the server is still unreachable).
     pg.reload()
