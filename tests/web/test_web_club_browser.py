@@ -419,3 +419,31 @@ def test_from_hand_a_straight_aim_at_a_ball_in_baulk_is_warned_of_and_taken_back
     tab.wait_version(version, timeout=30_000)
     assert lines(server, game)[-1]["in"]["type"] == "choice"
     tab.close()
+
+
+def test_a_refused_queued_stroke_is_shown_in_the_pages_language_until_discarded(
+    browser: Any, server: Server
+) -> None:
+    game, token = new_mark(server)
+    tab = Tab(browser, server.base, locale="ru-RU")
+    pg = tab.open(f"/mark/{game}#token={token}")
+    refusal = {
+        "error": "impossible now: The yellow is not on the table",
+        "code": "impossible",
+        "params": {"reason": "not_on_table", "ball": "yellow"},
+    }
+    pg.route(
+        "**/api/games/*/mark",
+        lambda route: route.fulfill(
+            status=422, content_type="application/json", body=json.dumps(refusal)
+        ),
+    )
+    pg.keyboard.press("n")
+    pg.wait_for_selector('#outbox li[data-state="rejected"]')
+    assert "Такого удара быть не может: Жёлтый не на столе" in tab.text("#outbox li .detail")
+    assert tab.version() == 1
+    pg.unroute("**/api/games/*/mark")
+    pg.click('#outbox [data-act="discard"]')
+    pg.wait_for_selector("#outbox", state="hidden")
+    assert len(lines(server, game)) == 1  # nothing was entered
+    tab.close(allow_failed_loads=True)
