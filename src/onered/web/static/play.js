@@ -450,16 +450,16 @@ async function send(path, body) {
   try {
     const answer = await api("POST", `/api/games/${id}/${path}`, { ...body, after: model.version }, actor());
     if (answer.shot) await animate(answer.shot);
+    const before = model.log.length;
     model.apply(answer.game);
     takeView(model.view);
+    speaker.sayNew(model.view, model.log, before); // the computer's turn, called aloud
     return true;
   } catch (e) {
     showError(errorBox, e);
     if (e.status === 409) {
       try {
-        model.log.length = 0;
-        await model.load();
-        takeView(model.view);
+        await reload();
       } catch (again) {
         showError(errorBox, again);
       }
