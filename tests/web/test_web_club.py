@@ -4,8 +4,6 @@ device, take-back (against the computer; asked and agreed with seats), the board
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,14 +23,9 @@ PLACED = [0.95, 0.65]
 
 
 @pytest.fixture
-def club(tmp_path: Path) -> Iterator[Api]:
-    from onered.web.api_club import install
-    from onered.web.app import create_app
-
-    app = create_app(tmp_path / "data")
-    install(app)
-    yield Api(app)
-    app.state.store.close()
+def club(api: Api) -> Api:
+    """The app in-process (``create_app`` includes the club's routes)."""
+    return api
 
 
 def new_play(api: Api, **extra: Any) -> tuple[str, str]:
@@ -60,7 +53,10 @@ def test_the_marker_is_refused_what_the_pad_says_is_impossible(club: Api) -> Non
     game, token = club.new_mark()
     r = club.mark(game, token, parts=["cannon"])
     assert r.status == 422
-    assert "yellow is not on the table" in r.error
+    assert r.error == "impossible now: The yellow is not on the table"
+    assert r.body["code"] == "impossible"
+    assert r.body["params"] == {"reason": "not_on_table", "ball": "yellow"}
+    assert club.game(game)["state"]["version"] == 1
 
 
 def test_the_aim_check_warns_of_a_ball_in_baulk_struck_straight_from_hand(club: Api) -> None:
@@ -210,12 +206,12 @@ def test_what_the_pad_forbids_the_referee_refuses_and_what_it_allows_it_judges(
     ) or (marking.Part.IN_OFF_RED in mark.parts and mark.first_hit is marking.Hit.OPPONENT)
     if contradictory and marking.Part.CANNON not in mark.parts:
         return  # the composer takes the first hit's word for the in-off's ball
-    why = impossible(state, mark)
+    bad = impossible(state, mark)
     try:
         marking.compose(state, mark)
     except marking.MarkError:
         return  # taps no stroke can combine: the composer's own refusal
-    if why is not None:
+    if bad is not None:
         with pytest.raises(InvalidStrokeError):
             _judge_mark(state, mark)
     else:
