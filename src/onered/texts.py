@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from onered.rules.model import CallCode, FoulCode, Option, ScoreKind
+from onered.rules.model import Ball, CallCode, FoulCode, Option, ScoreKind
 
 
 class Lang(Enum):
@@ -77,6 +77,12 @@ FOULS: dict[FoulCode, dict[Lang, str]] = {
         Lang.RU: "биток не пересёк линию дома",
         Lang.EN: "baulk line not crossed",
     },
+}
+
+BALLS: dict[Ball, dict[Lang, str]] = {
+    Ball.WHITE: {Lang.RU: "белый", Lang.EN: "white"},
+    Ball.YELLOW: {Lang.RU: "жёлтый", Lang.EN: "yellow"},
+    Ball.RED: {Lang.RU: "красный", Lang.EN: "red"},
 }
 
 SCORES: dict[ScoreKind, dict[Lang, str]] = {

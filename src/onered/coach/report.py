@@ -8,7 +8,6 @@ from typing import Any
 from onered.coach.action import CueAction
 from onered.coach.advice import Advice, Odds, Suggestion
 from onered.coach.words import (
-    BALL_NAMES,
     action_words,
     label,
     num,
@@ -19,7 +18,7 @@ from onered.coach.words import (
 )
 from onered.game.record import strike_json
 from onered.table import Point
-from onered.texts import Lang
+from onered.texts import BALLS, Lang
 
 #: Colours of the suggestions by rank, on the drawn table and the coach page.
 RANK_COLOURS = ("#ffd23f", "#3fc1ff", "#ff5fa2", "#8cff5a", "#ff9b3f")
@@ -114,7 +113,7 @@ def advice_text(advice: Advice, lang: Lang) -> str:
     head = [
         label("title", lang),
         f"{label('level', lang)}: {advice.level}",
-        label("to_play", lang, ball=BALL_NAMES[position.cue_ball][lang]),
+        label("to_play", lang, ball=BALLS[position.cue_ball][lang]),
     ]
     if position.in_hand:
         head.append(label("from_hand", lang))

@@ -119,11 +119,6 @@ LABELS: dict[str, dict[Lang, str]] = {
         "лучший удар стоит на {gap} очка больше", "the best stroke is worth {gap} points more"
     ),
 }
-BALL_NAMES: dict[Ball, dict[Lang, str]] = {
-    Ball.WHITE: _t("белый", "white"),
-    Ball.YELLOW: _t("жёлтый", "yellow"),
-    Ball.RED: _t("красный", "red"),
-}
 
 
 def num(x: float, lang: Lang, digits: int = 1, *, sign: bool = False) -> str:

@@ -15,7 +15,7 @@ from typing import TypeVar
 from onered.rules import Ball, FoulCode
 from onered.rules.possible import Reason, Why
 from onered.table import Spot
-from onered.texts import CALLS, FOULS, OPTIONS, SCORES, Lang
+from onered.texts import BALLS, CALLS, FOULS, OPTIONS, SCORES, Lang
 from onered.web.marking import Part
 from onered.web.play import Strength
 
@@ -26,12 +26,6 @@ _E = TypeVar("_E", bound=Enum)
 def _t(ru: str, en: str) -> dict[Lang, str]:
     return {RU: ru, EN: en}
 
-
-BALLS: dict[Ball, dict[Lang, str]] = {
-    Ball.WHITE: _t("белый", "white"),
-    Ball.YELLOW: _t("жёлтый", "yellow"),
-    Ball.RED: _t("красный", "red"),
-}
 
 #: Spots, as the marker's instruction names them: "the red on the …" / «красный — на …».
 SPOTS: dict[Spot, dict[Lang, str]] = {
@@ -513,9 +507,6 @@ UI: dict[str, dict[Lang, str]] = {
         "Перетаскивайте шары; шар, унесённый за борт, снимается со стола.",
         "Drag the balls; a ball dragged off the table is taken off it.",
     ),
-    "coach.ball.white": _t("белый", "white"),
-    "coach.ball.yellow": _t("жёлтый", "yellow"),
-    "coach.ball.red": _t("красный", "red"),
     "coach.to_play": _t("Бьёт", "To play"),
     "coach.level": _t("Уровень игрока", "Player's level"),
     "coach.score_white": _t("Очки белого", "White's score"),

@@ -161,7 +161,7 @@ function renderTray() {
   tray.replaceChildren(
     ...off.map((name) => {
       const chip = el("button", { type: "button", class: "ball-chip", "data-ball": name },
-        el("span", { class: `ball-dot ${name}` }), t(`coach.ball.${name}`));
+        el("span", { class: `ball-dot ${name}` }), word("balls", name));
       chip.addEventListener("pointerdown", (e) => startDrag(e, name, null));
       return chip;
     }),
@@ -328,7 +328,7 @@ async function askAdvice(text = null) {
 async function openFromGame(game, stroke) {
   const answer = await api("GET", `/api/coach/position?game=${encodeURIComponent(game)}&stroke=${encodeURIComponent(stroke)}`);
   const pos = answer.position;
-  const missing = Object.entries(pos.balls).filter(([, p]) => p === null).map(([b]) => t(`coach.ball.${b}`));
+  const missing = Object.entries(pos.balls).filter(([, p]) => p === null).map(([b]) => word("balls", b));
   setPosition(pos);
   for (const [b, p] of Object.entries(page.balls)) if (p === null) delete page.balls[b];
   page.played = answer.played && answer.played.strike ? { placed: answer.played.placed || null, strike: answer.played.strike } : null;
@@ -341,6 +341,7 @@ async function openFromGame(game, stroke) {
 
 async function main() {
   await setupPage(() => { renderList(); render(); if (page.advice) askAdvice(); });
+  for (const option of $("to-play").options) option.textContent = word("balls", option.value);
   $("written").placeholder = 'W0.6,2.2/Y0.4,1.2/R1.5,3.0 W 10:4 6 0/0/0 - - play 1 100 0:0 WY ["A","B"]';
   try {
     page.geometry = await tableGeometry();
