@@ -75,6 +75,11 @@ _FORBIDDEN = frozenset({FoulCode.HAZARD_LIMIT, FoulCode.CANNON_LIMIT, FoulCode.B
 #: Stage 3's noise samples are multiplied by this when some candidate of the scan is a
 #: forbidden stroke: near a limit a rare slip matters, so it is looked for harder.
 _LIMIT_SAMPLES = 3
+#: Near a limit the chosen stroke is also checked under this many draws of a noise this
+#: many times the player's: it must not become a forbidden stroke in any, if some finalist
+#: passes (a 16th hazard is a rare slip of a cannon; the check looks into the tails).
+_GUARD_SAMPLES = 150
+_GUARD_SCALE = 1.5
 #: The look-ahead for the baulk-line crossing: cue actions scanned from the position a
 #: finalist leaves (speeds in m/s, tip heights in R), the best crossings kept, and the
 #: noise samples each is judged by.
@@ -425,7 +430,16 @@ class Searcher:
             limit=2 * budget.finalists if planning else None,
         )
         samples = budget.samples * (_LIMIT_SAMPLES if near_limit else 1)
-        return self._choose(ctx, places, finalists, opp_from_d, rng, samples, plan=planning)
+        if near_limit:
+            # a safety (no score, no foul) among the finalists: the way out when every
+            # scoring stroke risks the 16th hazard or the 76th cannon
+            safe = [x for x in scanned if x.verdict.points == 0 and x.verdict.foul is None]
+            if safe:
+                top = max(safe, key=lambda x: x.value)
+                finalists.append(_Finalist(top.value, top.place, top.strike, ()))
+        return self._choose(
+            ctx, places, finalists, opp_from_d, rng, samples, plan=planning, guard=near_limit
+        )
 
     def position_value(self, position: Position, seed: int = 0) -> float:
         """The value of ``position`` to the player to play, measured: the expected value of
@@ -573,11 +587,14 @@ class Searcher:
         samples: int | None = None,
         *,
         plan: bool = False,
+        guard: bool = False,
     ) -> Choice:
         """Stage 3: each finalist simulated under the player's noise, the same draws for
         all; the best mean value wins. With ``plan`` (a stroke may bring the break into a
         baulk-line window), a finalist that leaves the crossing owed is valued by the
-        crossing strokes its nominal leave offers (:meth:`crossing_value`)."""
+        crossing strokes its nominal leave offers (:meth:`crossing_value`). With ``guard``
+        (near a limit) the choice is the best finalist a wider noise never turns into a
+        forbidden stroke (:meth:`_safest`)."""
         n_samples = self.strength.budget.samples if samples is None else samples
         draws = self._draws(rng, n_samples)
         plans: list[float | None] = [None] * len(finalists)
@@ -599,9 +616,33 @@ class Searcher:
                 value = verdict.points + planned
             totals[item.tag] += value
         fair = [i for i, c in enumerate(finalists) if c.fair_from_hand]
-        k = max(fair or range(len(finalists)), key=lambda i: (totals[i], -i))
+        order = sorted(fair or range(len(finalists)), key=lambda i: (-totals[i], i))
+        k = self._safest(ctx, places, finalists, order, opp_from_d, rng) if guard else order[0]
         best = finalists[k]
         return Choice(places[best.place], best.strike, best.scores, totals[k] / n_samples)
+
+    def _safest(
+        self,
+        ctx: _Context,
+        places: Sequence[Point | None],
+        finalists: Sequence[_Finalist],
+        order: Sequence[int],
+        opp_from_d: float,
+        rng: random.Random,
+    ) -> int:
+        """Near a limit: the best finalist (in ``order``) that no draw of a wider noise
+        (:data:`_GUARD_SCALE` times the player's, :data:`_GUARD_SAMPLES` draws) turns into
+        a stroke the limits forbid; if every one can, the one that is so least often."""
+        wide = [
+            (a * _GUARD_SCALE, v * _GUARD_SCALE, s * _GUARD_SCALE, h * _GUARD_SCALE)
+            for a, v, s, h in self._draws(rng, _GUARD_SAMPLES)
+        ]
+        jobs = _noisy([(finalists[i].place, finalists[i].strike) for i in order], wide)
+        bad = [0] * len(order)
+        for item in self._run(ctx, places, jobs, opp_from_d):
+            bad[item.tag] += _forbidden(item.verdict)
+        n = min(range(len(order)), key=lambda j: (bad[j], j))
+        return order[n]
 
     def _owed_after(
         self, ctx: _Context, places: Sequence[Point | None], item: _Scored
