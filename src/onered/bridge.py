@@ -96,6 +96,15 @@ def potted(events: Iterable[Event]) -> tuple[str, ...]:
     return tuple(ball for event in events if event.kind is _POCKET for ball in event.balls)
 
 
+def pocket_of(events: Iterable[Event], ball: str) -> str | None:
+    """The pocket ``ball`` fell into (a name of ``onered.table.POCKET_NAMES``), or ``None``
+    when it did not fall (studies ask which pocket a pot or an in-off went into)."""
+    for event in events:
+        if event.kind is _POCKET and ball in event.balls:
+            return event.pocket
+    return None
+
+
 def off_table(events: Iterable[Event]) -> tuple[str, ...]:
     """Balls forced off the table, in order (none from the current 2-D engine)."""
     return tuple(
