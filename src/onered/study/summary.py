@@ -1,9 +1,9 @@
 """A study's figures for ``summary.json``, computed from its tables.
 
 Everything comes from the referee's verdicts in the ``strokes`` rows: a *visit* ends on a
-stroke with ``visit_end`` (the verdict's ``visit_over``, the winning stroke, or the last
-stroke of a stopped game) and its *break* is that stroke's ``break`` — as ``onered.stats``
-reads game records.
+stroke with ``visit_end`` (marked by ``onered.game.summary.visits``, the one reading of
+visits: the verdict's ``visit_over``, the winning stroke, or the last stroke of a stopped
+game) and its *break* is that stroke's ``break``.
 """
 
 from __future__ import annotations

@@ -137,7 +137,8 @@ def play_one(
     seed: int,
 ) -> tuple[Row, list[Row]]:
     """Play one game seeded ``seed``; its row and its strokes' rows."""
-    from onered.game import ChoiceRecord, PhysicsSimulator
+    from onered.game import ChoiceRecord, PhysicsSimulator, StrokeRecord
+    from onered.game.summary import highest_breaks, visits
     from onered.players import GameSettings, play_game
 
     params = _params(physics)
@@ -150,6 +151,8 @@ def play_one(
     settings = GameSettings(target=target, names=NAMES, lag=lag, max_strokes=max_strokes)
     game = play_game(players, settings, simulator)
     order = game.match.players
+    found = visits((e.verdict for e in game.entries if isinstance(e, StrokeRecord)), over=game.over)
+    ends = {v.last for v in found}  # the visits' last strokes (an open visit's too)
     strokes: list[Row] = []
     option = ""
     for entry in game.entries:
@@ -173,7 +176,7 @@ def play_one(
                 "foul": "" if v.foul is None else _join(v.foul.codes),
                 "penalty": 0 if v.foul is None else v.foul.penalty,
                 "break": v.break_,
-                "visit_end": v.visit_over or v.winner is not None,
+                "visit_end": v.stroke in ends,
                 "score_p1": score[NAMES[0]],
                 "score_p2": score[NAMES[1]],
                 "first_hit": "" if s.first_hit is None else s.first_hit.value,
@@ -193,8 +196,6 @@ def play_one(
             }
         )
         option = ""
-    if strokes and not game.over:
-        strokes[-1]["visit_end"] = True  # a game stopped mid-visit: its break counts
     row: Row = {
         "p1": p1,
         "p2": p2,
@@ -203,12 +204,13 @@ def play_one(
         "finished": game.over,
         "strokes": len(strokes),
     }
+    highest = highest_breaks(found, NAMES)
     for name in NAMES:
         mine = [s for s in strokes if s["striker"] == name]
         row[f"score_{name}"] = strokes[-1][f"score_{name}"] if strokes else 0
         row[f"points_{name}"] = sum(s["points"] for s in mine)
-        row[f"visits_{name}"] = sum(1 for s in mine if s["visit_end"])
-        row[f"high_break_{name}"] = max((s["break"] for s in mine if s["visit_end"]), default=0)
+        row[f"visits_{name}"] = sum(1 for v in found if v.player == name)
+        row[f"high_break_{name}"] = highest[name]
         row[f"fouls_{name}"] = sum(1 for s in mine if s["foul"])
     return row, strokes
 
