@@ -133,6 +133,7 @@ def _created(
         mode, session.texts(), {"entrants": entrants}, summary_json(session)
     )
     row = games.row(game_id)
+    games.keep(game_id, row.revision, session)
     return {
         "id": game_id,
         "token": token,

@@ -28,8 +28,10 @@ from onered.web.store import ConflictError, GameRow, Mode, Store
 from onered.web.view import game_json, summary_json
 
 TOKEN_HEADER = "X-Game-Token"
-#: Sessions kept in memory (the most recently used games).
+#: Sessions kept in memory (the most recently used games), and the most lines they may hold
+#: together (a long game takes its room: the least recently used are dropped first).
 CACHE_SIZE = 64
+CACHE_LINES = 400_000
 #: HTTP status of each refusal of the game core (``SessionError.code``); others are 422.
 STATUS = {
     "over": 409,
@@ -88,11 +90,17 @@ class Games:
             raise not_found(game_id)
         return row
 
-    def _keep(self, game_id: str, revision: int, session: Session) -> None:
-        self._cache[game_id] = (revision, session)
-        self._cache.move_to_end(game_id)
-        while len(self._cache) > self.cache_size:
-            self._cache.popitem(last=False)
+    def keep(self, game_id: str, revision: int, session: Session) -> None:
+        """Keep a game's session at ``revision`` (the least recently used ones make room)."""
+        with self.lock:
+            self._cache[game_id] = (revision, session)
+            self._cache.move_to_end(game_id)
+            lines = sum(len(s) for _, s in self._cache.values())
+            while len(self._cache) > 1 and (
+                len(self._cache) > self.cache_size or lines > CACHE_LINES
+            ):
+                _, (_, dropped) = self._cache.popitem(last=False)
+                lines -= len(dropped)
 
     def revision(self, game_id: str) -> int | None:
         """The revision of a game whose session this process holds (``None``: not held)."""
@@ -130,7 +138,7 @@ class Games:
                 raise not_found(game_id)
             row, lines = snap
             session = self._read(game_id, lines)
-            self._keep(game_id, row.revision, session)
+            self.keep(game_id, row.revision, session)
             return row, session
 
     def view(self, row: GameRow, game: Session, since: int) -> dict[str, Any]:
@@ -181,7 +189,7 @@ class Games:
                 raise ApiError(
                     409, str(exc), "stale", {"expected": exc.expected, "found": exc.found}
                 ) from None
-            self._keep(game_id, revision, session)
+            self.keep(game_id, revision, session)
             return self.row(game_id), session, changed, result
 
     def changed_view(
