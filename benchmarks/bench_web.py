@@ -5,6 +5,7 @@ A marked game of ``--strokes`` strokes (10,000 by default) is generated through 
 the ASGI app (no network):
 
 - **stroke**: ``POST /api/games/{id}/mark`` (judge one line from the kept state, store it);
+- **undo**: ``POST /api/games/{id}/undo`` (re-judged from the nearest checkpoint);
 - **live update**: what the event stream computes for a change (the view since the line
   before, as ``GET /api/games/{id}/events`` sends it), and a poll that finds nothing new;
 - **baseline**: what every request did before: replay the whole game through the referee
@@ -104,7 +105,7 @@ def main() -> None:
         base = median_ms(baseline, max(3, args.repeat // 5))
         games.replay(game_id)  # the first read fills the cache, as the first request would
 
-        async def strokes() -> tuple[float, float, float]:
+        async def strokes() -> tuple[float, float, float, float]:
             transport = httpx.ASGITransport(app=app)
             async with httpx.AsyncClient(transport=transport, base_url="http://bench") as c:
                 stroke_times, live_times, idle_times = [], [], []
@@ -129,13 +130,25 @@ def main() -> None:
                     await c.get(f"/api/games/{game_id}?since={after + 1}&revision={revision + 1}")
                     idle_times.append(time.perf_counter() - t)
                     del k
+                undo_times = []
+                for _ in range(args.repeat):
+                    after = games.view_since(game_id, None, None)["state"]["version"]
+                    t = time.perf_counter()
+                    r = await c.post(
+                        f"/api/games/{game_id}/undo",
+                        json={"after": after},
+                        headers={"X-Game-Token": token},
+                    )
+                    undo_times.append(time.perf_counter() - t)
+                    assert r.status_code == 200, r.text
             return (
                 statistics.median(stroke_times) * 1000,
                 statistics.median(live_times) * 1000,
                 statistics.median(idle_times) * 1000,
+                statistics.median(undo_times) * 1000,
             )
 
-        stroke, live, idle = asyncio.run(strokes())
+        stroke, live, idle, undo = asyncio.run(strokes())
         app.state.store.close()
 
     load = os.getloadavg()
@@ -150,6 +163,7 @@ def main() -> None:
         f"({base / live:.0f}x)"
     )
     print(f"poll finding nothing new (GET):         {idle:8.2f} ms  ({base / idle:.0f}x)")
+    print(f"undo (re-judged from a checkpoint):     {undo:8.1f} ms  ({base / undo:.0f}x)")
 
 
 if __name__ == "__main__":
