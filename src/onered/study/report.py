@@ -179,7 +179,7 @@ def plot_sweep_breaks(spec: SweepSpec, strokes: pd.DataFrame, folder: Path) -> s
     ax.set_xticks(range(1, len(spec.values) + 1), [f"{v:g}" for v in spec.values])
     ax.set_xlabel(spec.param)
     ax.set_ylabel("break (scoring visits)")
-    ax.set_title(f"Breaks against {spec.param}")
+    ax.set_title(f"Breaks against {spec.param} (box: quartiles, line: median, triangle: mean)")
     ax.grid(axis="y", alpha=0.3)
     return _save(fig, folder, "sweep-breaks.png")
 
