@@ -30,7 +30,7 @@ $(VENV)/.test-tools: pyproject.toml | $(BIN)/python
 check: $(VENV)/.test-tools
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -m "not slow and not browser"  # -q is in pyproject's addopts
+	$(BIN)/python -m pytest -n 2 -m "not slow and not browser"  # both cores; -q is in addopts
 
 ## Install the test tools and run the quality gates and the whole test suite (CI).
 test: $(BIN)/python
