@@ -26,13 +26,13 @@ from hypothesis import strategies as st
 from onered.game import Action, Game, PhysicsSimulator, StrokeRecord
 from onered.game.record import iter_lines, read_record
 from onered.game.replay import replay
+from onered.game.session import Session
 from onered.physics import Strike, TableSpec
 from onered.players.ai import AIPlayer
 from onered.players.strength import STRENGTHS
 from onered.protocol.shot import ShotProtocolError, parse_shot, shot_output, simulate_shot
 from onered.rules import Ball, Match
 from onered.table import BALL_DIAMETER, BALL_RADIUS, LENGTH, WIDTH, on_surface
-from onered.web import record as web_record
 
 Point = tuple[float, float]
 NAMES = ("white", "yellow", "red")
@@ -313,7 +313,7 @@ def test_a_played_game_written_read_and_replayed_reaches_the_same_state(tmp_path
         == [e for e in game.entries if isinstance(e, StrokeRecord)][-1].balls_after
     )
     # The referee alone, from the record's lines: the very state the loop reached.
-    judged = web_record.replay(lines)
+    judged = Session.from_lines(lines)
     assert judged.state == game.state
     # And the command line: what `onered play --record` writes, `onered replay` accepts.
     from onered.cli import main

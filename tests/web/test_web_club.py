@@ -11,11 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from web_support import P1, P2, Api
 
+from onered.game import marking
 from onered.protocol.json_fields import ProtocolError
 from onered.protocol.referee import parse_stroke
 from onered.rules import InvalidStrokeError, Match, judge, start
 from onered.rules import choose as rules_choose
-from onered.web import marking
 from onered.web.pad import impossible
 
 STRIKE = {"speed": 2.2, "aim": 88.5, "side": 0.0, "height": 0.2, "elevation": 0.0}

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from onered.players.strength import Level
 from onered.rules.possible import Reason
 from onered.texts import Lang
 from onered.web import i18n
-from onered.web.play import Strength
 
 WEB = Path(i18n.__file__).parent
 #: The game core's modules whose refusals the web answers with their code.
@@ -75,7 +75,7 @@ def test_every_reason_and_level_is_named(lang: Lang) -> None:
     assert isinstance(reasons, dict)
     assert isinstance(levels, dict)
     assert set(reasons) == {r.value for r in Reason}
-    assert set(levels) == {s.value for s in Strength}
+    assert set(levels) == {s.value for s in Level}
 
 
 def test_a_reason_names_its_ball_in_both_languages() -> None:

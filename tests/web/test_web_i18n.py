@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from onered.game import validate
+from onered.game.marking import CALLER_FOULS, Part
 from onered.rules import Ball, CallCode, FoulCode, Option, ScoreKind
 from onered.table import Spot
 from onered.texts import Lang
 from onered.web import i18n
-from onered.web.marking import CALLER_FOULS, Part
 
 STATIC = Path(i18n.__file__).parent / "static"
 

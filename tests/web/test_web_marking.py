@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 
 from onered import rules
+from onered.game.marking import Hit, Mark, MarkError, Part, Role, compose
 from onered.protocol.referee import parse_stroke
 from onered.rules import Ball, FoulCode, GameState, Match
-from onered.web.marking import Hit, Mark, MarkError, Part, Role, compose
 
 
 def state_after_first_visit() -> GameState:

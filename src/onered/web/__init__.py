@@ -14,8 +14,7 @@ The rules and a game's life are the game core's (``onered.game.session``, ``.rec
   request bodies; ``onered.web.errors`` — ``{"error", "code", "params"}``.
 - ``onered.web.store`` — the SQLite store of games, line by line (standard library only).
 - ``onered.web.i18n`` — the pages' labels in Russian and English.
-- ``onered.web.play`` — a shot's animation; ``onered.web.record`` and ``onered.web.marking``
-  — the core's names, kept for the feature routers.
+- ``onered.web.play`` — a shot's animation (the simulator's own trajectories).
 
 Nothing is imported here, so ``import onered.web`` works without the extra.
 """

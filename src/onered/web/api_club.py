@@ -37,11 +37,11 @@ from onered.game.record import LineKind
 from onered.game.session import Session, SessionError, ai_level
 from onered.physics.types import Strike
 from onered.rules.possible import aim_warning, first_ball_ahead
-from onered.web import play
 from onered.web.errors import ApiError, not_found
 from onered.web.games import TOKEN_HEADER, games_of, session_error
 from onered.web.models import AfterBody, Body, ChoiceBody, PlayBody
 from onered.web.pad import why_json
+from onered.web.play import shot_json
 from onered.web.store import Mode, Store, hash_token
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -218,9 +218,10 @@ def shot_of(game: Session, seq: int) -> dict[str, Any]:
     before = Session.from_lines(game.texts()[:seq])
     action = Action(strike=strike, placed=placed)
     try:
-        return play.play(before, action).shot
+        planned = before.plan_play(action)
     except SessionError as exc:  # pragma: no cover - a stored stroke is played again
         raise ApiError(409, f"line {seq} cannot be simulated again: {exc}", "no_line") from None
+    return shot_json(planned.stroke.result, planned.stroke.before)
 
 
 # --- the routes -------------------------------------------------------------------------------
@@ -337,11 +338,12 @@ def seat_play(
     action = Action(strike=Strike(**body.strike.as_dict()), placed=body.placed)
     try:
         with games_of(request).lock:  # the shared session is read while simulating
-            played = play.play(game, action)
+            played = game.plan_play(action)
     except SessionError as exc:
         raise session_error(exc) from None
     after = body.after if body.after is not None else len(game.entries)
-    return {**_commit(request, game_id, after, [played.line]), "shot": played.shot}
+    shot = shot_json(played.stroke.result, played.stroke.before)
+    return {**_commit(request, game_id, after, [dict(played.line)]), "shot": shot}
 
 
 @router.post("/api/games/{game_id}/seat/choice")
@@ -355,7 +357,7 @@ def seat_choice(
     game = _seated_turn(request, game_id, x_seat_token)
     try:
         with games_of(request).lock:
-            line = play.choose(game, body.option)
+            line = dict(game.plan_choice(body.option))
     except SessionError as exc:
         raise session_error(exc) from None
     after = body.after if body.after is not None else len(game.entries)

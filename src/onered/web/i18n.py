@@ -12,12 +12,12 @@ from collections.abc import Mapping
 from enum import Enum
 from typing import TypeVar
 
+from onered.game.marking import Part
+from onered.players.strength import Level
 from onered.rules import Ball, FoulCode
 from onered.rules.possible import Reason, Why
 from onered.table import Spot
 from onered.texts import BALLS, CALLS, FOULS, OPTIONS, SCORES, Lang
-from onered.web.marking import Part
-from onered.web.play import Strength
 
 RU, EN = Lang.RU, Lang.EN
 _E = TypeVar("_E", bound=Enum)
@@ -55,15 +55,15 @@ BALL_FORMS: dict[Ball, dict[str, str]] = {
     Ball.RED: {"ru": "Красный", "gen": "красного", "en": "red"},
 }
 
-#: The computer's levels (``onered.web.play.Strength``), as the pages name a computer
+#: The computer's levels (``onered.players.strength.Level``), as the pages name a computer
 #: player: «Компьютер (профессионал)» / "Computer (pro)".
-AI_LEVELS: dict[Strength, dict[Lang, str]] = {
-    Strength.NOVICE: _t("впервые у стола", "novice"),
-    Strength.BEGINNER: _t("новичок", "beginner"),
-    Strength.AMATEUR: _t("любитель", "amateur"),
-    Strength.CLUB: _t("клубный игрок", "club player"),
-    Strength.PRO: _t("профессионал", "pro"),
-    Strength.MASTER: _t("мастер", "master"),
+AI_LEVELS: dict[Level, dict[Lang, str]] = {
+    Level.NOVICE: _t("впервые у стола", "novice"),
+    Level.BEGINNER: _t("новичок", "beginner"),
+    Level.AMATEUR: _t("любитель", "amateur"),
+    Level.CLUB: _t("клубный игрок", "club player"),
+    Level.PRO: _t("профессионал", "pro"),
+    Level.MASTER: _t("мастер", "master"),
 }
 
 #: Why a tap or an aim is not offered (``onered.rules.possible.Reason``); ``{ball}`` is
@@ -671,7 +671,7 @@ def bundle(lang: Lang) -> dict[str, object]:
     ``scores``, ``options`` (from ``onered.texts``), ``balls``, ``spots``, ``parts``,
     ``ball_forms``, ``ai_levels`` (the computer's levels), ``reasons`` (why a tap is not
     offered), and the caller's foul codes in display order."""
-    from onered.web.marking import CALLER_FOULS
+    from onered.game.marking import CALLER_FOULS
 
     return {
         "lang": lang.value,

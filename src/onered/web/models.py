@@ -11,11 +11,11 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from onered.game import marking
 from onered.physics.cue import MAX_SPEED
 from onered.physics.cue import MAX_TIP_OFFSET as MAX_TIP
+from onered.players.strength import Level
 from onered.rules import FoulCode, Option
-from onered.web import marking
-from onered.web.play import Strength
 
 
 class Body(BaseModel):
@@ -54,7 +54,7 @@ class NewGame(Body):
     breaker: int = Field(default=0, ge=0, le=1)
     breaker_ball: CueBall = CueBall.WHITE
     opponent: Opponent = Opponent.HUMAN
-    strength: Strength = Strength.AMATEUR
+    strength: Level = Level.AMATEUR
 
 
 class AfterBody(Body):
@@ -71,7 +71,7 @@ class LineBody(AfterBody):
 
 
 class MarkBody(AfterBody):
-    """A stroke as the marker tapped it (see ``onered.web.marking``)."""
+    """A stroke as the marker tapped it (see ``onered.game.marking``)."""
 
     parts: list[marking.Part] = Field(default_factory=list, max_length=8)
     fouls: list[FoulCode] = Field(default_factory=list, max_length=20)

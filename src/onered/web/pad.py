@@ -2,7 +2,7 @@
 
 :func:`onered.rules.possible.possible` says, in the rules' own terms, which scoring parts and
 first hits are possible for the player to play; this module only names them the way the
-pages do — the marker's taps (:class:`onered.web.marking.Part`), the balls by their role for
+pages do — the marker's taps (:class:`onered.game.marking.Part`), the balls by their role for
 the striker — and adds the balls in baulk a player from hand may not strike directly. The
 pages show each ``why`` from their catalogue (``reason.<code>``), never decide it.
 """
@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from onered.game.marking import Hit, Mark, Part, Role
 from onered.rules import GameState, ScoreKind
 from onered.rules.model import IN_OFF_OF, POT_OF, Ball
 from onered.rules.possible import Reason, Why, balls_in_baulk, possible
-from onered.web.marking import Hit, Mark, Part, Role
 
 
 def why_json(why: Why | None) -> dict[str, str] | None:

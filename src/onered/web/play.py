@@ -1,83 +1,19 @@
-"""Play mode for the pages: the animation of a shot, and the played game's helpers the
-feature routers use, over the game core (``onered.game.session``: a played game's lines are
-its game record; the session plays a stroke through the game loop).
+"""A shot's animation for the pages, from the simulator's own trajectories.
 
-:func:`play` and :func:`choose` give the line of a stroke or a foul option without keeping it
-(the caller stores it); :func:`shot_json` gives the animation of a shot from the simulator's
-own trajectories.
+A played game's strokes are the game core's (``onered.game.session``: ``plan_play``,
+``plan_human``, ``plan_ai_turn``); the routers give the page :func:`shot_json` of the shot.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
-from onered.game import Action, PhysicsSimulator
-from onered.game.session import HUMAN, Session, SessionError, ai_entrant, ai_level
 from onered.physics.types import ShotResult
-from onered.players.strength import Level
-from onered.rules import Ball, Match, Option
+from onered.rules import Ball
 from onered.table import Point
 
-__all__ = [
-    "HUMAN",
-    "PlayError",
-    "Played",
-    "Strength",
-    "ai_entrant",
-    "ai_strength",
-    "choose",
-    "entrants",
-    "match_line",
-    "play",
-    "playable",
-    "shot_json",
-]
-
-#: A stroke or choice that cannot be played (the session's error: ``code`` names why).
-PlayError = SessionError
-#: The AI player's strengths: the levels ``onered.players`` defines (one definition).
-Strength = Level
-#: The level of a computer entrant, ``None`` for a person.
-ai_strength = ai_level
-
-
-@dataclass(frozen=True, slots=True)
-class Played:
-    """A stroke played: the line to store and the shot to animate."""
-
-    line: dict[str, Any]
-    shot: dict[str, Any]
-
-
-def match_line(match: Match, entrants: Mapping[str, str]) -> dict[str, Any]:
-    """The first line of a new played game: the game record's header on the default table."""
-    return dict(Session.new(match, simulator=PhysicsSimulator(), entrants=entrants).first.line)
-
-
-def entrants(game: Session) -> dict[str, str]:
-    """Who plays: player name -> ``"human"`` or ``"ai:<strength>"``."""
-    return game.entrants
-
-
-def playable(game: Session) -> bool:
-    """The game can go on on the simulated table."""
-    return game.playable
-
-
-def play(game: Session, action: Action) -> Played:
-    """The line and animation of the stroke of the player to play (not kept: the caller
-    stores the line); :class:`PlayError` for an action the game refuses."""
-    planned = game.plan_play(action)
-    return Played(
-        line=dict(planned.line), shot=shot_json(planned.stroke.result, planned.stroke.before)
-    )
-
-
-def choose(game: Session, option: Option) -> dict[str, Any]:
-    """The line of the incoming player's foul option (not kept)."""
-    return dict(game.plan_choice(option))
+__all__ = ["shot_json"]
 
 
 def _r(x: float) -> float:
