@@ -22,8 +22,7 @@ from __future__ import annotations
 import math
 import secrets
 import sqlite3
-from collections.abc import Iterator
-from contextlib import closing, contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -38,11 +37,11 @@ from onered.game.session import Session, SessionError, ai_level
 from onered.physics.types import Strike
 from onered.rules.possible import aim_warning, first_ball_ahead
 from onered.web.errors import ApiError, not_found
-from onered.web.games import TOKEN_HEADER, games_of, session_error
+from onered.web.games import check_secret, games_of, session_error
 from onered.web.models import AfterBody, Body, ChoiceBody, PlayBody
 from onered.web.pad import why_json
 from onered.web.play import shot_json
-from onered.web.store import Mode, Store, hash_token
+from onered.web.store import Mode, Store, hash_token, transaction
 
 STATIC_DIR = Path(__file__).parent / "static"
 SEAT_HEADER = "X-Seat-Token"
@@ -65,18 +64,9 @@ CREATE TABLE IF NOT EXISTS takebacks (
 # --- the club's tables ------------------------------------------------------------------------
 
 
-@contextmanager
-def _db(store: Store) -> Iterator[sqlite3.Connection]:
+def _db(store: Store) -> AbstractContextManager[sqlite3.Connection]:
     """A connection of our own to the game database, in one committed transaction."""
-    with closing(sqlite3.connect(store.path, isolation_level=None, timeout=10.0)) as conn:
-        conn.executescript(_SCHEMA)
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield conn
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        conn.execute("COMMIT")
+    return transaction(store.path, _SCHEMA)
 
 
 def seat_of(store: Store, game_id: str, token: str | None) -> int | None:
@@ -157,15 +147,6 @@ def _seat(store: Store, game_id: str, token: str | None) -> int:
             403, f"{SEAT_HEADER}: not a player's secret of game {game_id!r}", "bad_secret"
         )
     return player
-
-
-def _master(store: Store, game_id: str, token: str | None) -> None:
-    if store.game(game_id) is None:
-        raise not_found(game_id)
-    if not token:
-        raise ApiError(401, f"{TOKEN_HEADER}: missing", "no_token")
-    if not store.check_token(game_id, token):
-        raise ApiError(403, f"{TOKEN_HEADER}: not the secret of game {game_id!r}", "bad_token")
 
 
 def _check_turn(game: Session, player: int) -> None:
@@ -292,7 +273,7 @@ def make_seats(
     """Give both players of a played game between two people a secret of their own; the
     caller plays ``player``. Asked again, it gives new secrets (the old ones stop working)."""
     store = _store(request)
-    _master(store, game_id, x_game_token)
+    check_secret(store, game_id, x_game_token)
     game = _played(request, game_id)
     kinds = game.entrants
     if any(ai_level(kinds.get(name)) is not None for name in game.players):
@@ -387,7 +368,7 @@ def takeback(
                 (game_id, player, len(game.entries)),
             )
         return {"version": len(game.entries), "requested": True}
-    _master(store, game_id, x_game_token)
+    check_secret(store, game_id, x_game_token)
     game = _played(request, game_id)
     kinds = game.entrants
     humans = [i for i, n in enumerate(game.players) if ai_level(kinds.get(n)) is None]

@@ -19,8 +19,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Query, Request
 
 from onered.web.api_matches import match_store
-from onered.web.errors import ApiError, not_found
-from onered.web.games import TOKEN_HEADER, list_item
+from onered.web.errors import ApiError
+from onered.web.games import check_secret, list_item
 from onered.web.store import MAX_SEARCH_IDS, Mode, Store
 
 router = APIRouter()
@@ -70,18 +70,7 @@ def delete_game(
 ) -> dict[str, Any]:
     """Delete a game with its secret: the row and all its lines."""
     store: Store = request.app.state.store
-    if store.game(game_id) is None:
-        raise not_found(game_id)
-    if not x_game_token:
-        raise ApiError(
-            401,
-            f"{TOKEN_HEADER}: missing; deleting a game needs the secret given to its creator",
-            "no_token",
-        )
-    if not store.check_token(game_id, x_game_token):
-        raise ApiError(
-            403, f"{TOKEN_HEADER}: this is not the secret of game {game_id!r}", "bad_token"
-        )
+    check_secret(store, game_id, x_game_token, "deleting")
     owner = match_store(request).match_of(game_id)
     if owner is not None:
         raise ApiError(

@@ -13,17 +13,14 @@ from __future__ import annotations
 import hmac
 import json
 import secrets
-import sqlite3
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from onered.game.series import Series, SeriesError
 from onered.rules import Ball
-from onered.web.store import DB_NAME, StoreError, hash_token
+from onered.web.store import DB_NAME, connect, hash_token, transaction
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -94,39 +91,14 @@ class MatchStore:
 
     def __init__(self, data_dir: Path) -> None:
         self.path = Path(data_dir) / DB_NAME
-        with self._connect() as conn:
+        with connect(self.path) as conn:
             conn.executescript(_SCHEMA)
-
-    @contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
-        try:
-            conn = sqlite3.connect(self.path, isolation_level=None, timeout=10.0)
-        except sqlite3.Error as exc:
-            raise StoreError(f"{self.path}: cannot open the database: {exc}") from exc
-        try:
-            conn.row_factory = sqlite3.Row
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=FULL")
-            yield conn
-        finally:
-            conn.close()
-
-    @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        with self._connect() as conn:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield conn
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-            conn.execute("COMMIT")
 
     def create(self, series: Series) -> tuple[str, str]:
         """Store a new match (its games are added by :meth:`add_game`); return its id and
         its secret (kept only as a hash, like a game's)."""
         token = secrets.token_urlsafe(24)
-        with self._transaction() as conn:
+        with transaction(self.path) as conn:
             while True:
                 match_id = "m" + secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
                 if not conn.execute("SELECT 1 FROM matches WHERE id = ?", (match_id,)).fetchone():
@@ -138,7 +110,7 @@ class MatchStore:
         return match_id, token
 
     def match(self, match_id: str) -> MatchRow | None:
-        with self._connect() as conn:
+        with connect(self.path) as conn:
             r = conn.execute("SELECT * FROM matches WHERE id = ?", (match_id,)).fetchone()
             if r is None:
                 return None
@@ -155,7 +127,7 @@ class MatchStore:
     def add_game(self, match_id: str, number: int, game_id: str) -> None:
         """Add game ``number`` (the next one: anything else is a :class:`MatchConflictError`,
         so a double tap cannot start two games)."""
-        with self._transaction() as conn:
+        with transaction(self.path) as conn:
             found = conn.execute(
                 "SELECT COUNT(*) FROM match_games WHERE match_id = ?", (match_id,)
             ).fetchone()[0]
@@ -168,7 +140,7 @@ class MatchStore:
 
     def match_of(self, game_id: str) -> tuple[str, int] | None:
         """The match a game belongs to, and its number there."""
-        with self._connect() as conn:
+        with connect(self.path) as conn:
             r = conn.execute(
                 "SELECT match_id, number FROM match_games WHERE game_id = ?", (game_id,)
             ).fetchone()
@@ -176,6 +148,6 @@ class MatchStore:
 
     def check_token(self, match_id: str, token: str) -> bool:
         """The token is the match's secret (compared in constant time)."""
-        with self._connect() as conn:
+        with connect(self.path) as conn:
             r = conn.execute("SELECT token_hash FROM matches WHERE id = ?", (match_id,)).fetchone()
         return r is not None and hmac.compare_digest(str(r[0]), hash_token(token))

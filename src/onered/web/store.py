@@ -93,6 +93,48 @@ class GameRow:
     changed_from: int
 
 
+@contextmanager
+def _immediate(conn: sqlite3.Connection) -> Iterator[None]:
+    """One ``BEGIN IMMEDIATE`` transaction on ``conn``: committed when the block ends, rolled
+    back on an exception."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+@contextmanager
+def connect(path: Path) -> Iterator[sqlite3.Connection]:
+    """A short connection of one's own to the database file ``path`` (WAL, ``synchronous=FULL``
+    as the store's, rows by name or index), closed when the block ends. For the tables other
+    modules keep beside the store's (matches, seats)."""
+    try:
+        conn = sqlite3.connect(path, isolation_level=None, timeout=10.0)
+    except sqlite3.Error as exc:
+        raise StoreError(f"{path}: cannot open the database: {exc}") from exc
+    try:
+        conn.row_factory = sqlite3.Row
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=FULL")
+        yield conn
+    finally:
+        conn.close()
+
+
+@contextmanager
+def transaction(path: Path, schema: str = "") -> Iterator[sqlite3.Connection]:
+    """:func:`connect`, in one committed ``BEGIN IMMEDIATE`` transaction; ``schema`` (``CREATE
+    ... IF NOT EXISTS`` statements) is run first, outside it."""
+    with connect(path) as conn:
+        if schema:
+            conn.executescript(schema)
+        with _immediate(conn):
+            yield conn
+
+
 def hash_token(token: str) -> str:
     """What is stored of a game's secret: its SHA-256, hex."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
@@ -405,10 +447,5 @@ class Store:
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
-        self._conn.execute("BEGIN IMMEDIATE")
-        try:
+        with _immediate(self._conn):
             yield
-        except BaseException:
-            self._conn.execute("ROLLBACK")
-            raise
-        self._conn.execute("COMMIT")
