@@ -11,6 +11,7 @@ from web_support import P1, P2, REPO, Api
 from onered.game import PhysicsSimulator
 from onered.game import record as game_record
 from onered.physics import Strike, simulate, strike_to_launch
+from onered.physics.cue import strike_limits
 
 EXAMPLE = REPO / "examples" / "century-break.jsonl"
 
@@ -346,6 +347,29 @@ def new_play(api: Api, **extra: Any) -> tuple[str, str]:
     r = api.post("/api/games", json=body)
     assert r.status == 201, r.text
     return r.body["id"], r.body["token"]
+
+
+def test_the_strike_limits_served_are_the_engines_and_a_stroke_beyond_them_is_refused(
+    api: Api,
+) -> None:
+    limits = api.get("/api/table").body["strike_limits"]
+    assert limits == strike_limits()
+    game, token = new_play(api)
+    ok = {"speed": 2.2, "aim": 88.5, "side": 0.0, "height": 0.0, "elevation": 0.0}
+    beyond = [
+        {"speed": limits["max_speed"] * 1.01},
+        {"side": limits["max_tip_offset"] * 1.01},
+        {"height": -limits["max_tip_offset"] * 1.01},
+        {"elevation": limits["max_elevation"] + 1},
+        {"elevation": limits["min_elevation"] - 1},
+    ]
+    for change in beyond:
+        strike = {**ok, **change}
+        r = api.post(
+            f"/api/games/{game}/play", json={"strike": strike, "placed": [0.95, 0.65]}, token=token
+        )
+        assert r.status == 422, (change, r.text)
+    assert api.game(game)["state"]["version"] == 1  # nothing was played
 
 
 def test_a_played_stroke_is_animated_from_the_simulators_own_paths(api: Api) -> None:

@@ -8,6 +8,7 @@ drove (into ``$ONERED_SCREENSHOTS``, default ``out/screenshots``) and checks the
 
 from __future__ import annotations
 
+import math
 import os
 import shutil
 from collections.abc import Iterator
@@ -230,6 +231,19 @@ def test_play_a_stroke_against_the_computer_and_see_the_verdict(page: Page) -> N
     pg.wait_for_url("**/play/**")
     pg.wait_for_selector("body[data-ready]")
     assert page.text("#status") == "Your stroke, Ann"
+    # The tip pad keeps within the engine's strike limits, served with the table.
+    limits = httpx.get(page.base + "/api/table").json()["strike_limits"]
+    assert float(pg.locator("#speed").get_attribute("max") or "inf") <= limits["max_speed"]
+    assert float(pg.locator("#elevation").get_attribute("max") or "inf") <= limits["max_elevation"]
+    box = pg.locator("#tip").bounding_box()
+    assert box is not None
+    pg.mouse.click(box["x"] + box["width"] - 2, box["y"] + 2)  # the pad's top right corner
+    side, height = (float(v) for v in page.text("#tip-out").removesuffix(" R").split(", "))
+    assert side > 0
+    assert height > 0
+    assert math.hypot(side, height) <= limits["max_tip_offset"]
+    pg.dblclick("#tip")  # back to the centre
+    assert page.text("#tip-out") == "+0.00, +0.00 R"
     assert pg.locator("#strike").is_disabled()  # the ball is in hand: place it first
     click_table(pg, 0.95, 0.62)
     assert pg.locator("#strike").is_enabled()

@@ -13,6 +13,7 @@ from onered.game import PhysicsSimulator, record, validate
 from onered.game.record import RecordError
 from onered.game.session import HUMAN, Session, SessionError, ai_entrant
 from onered.physics import TableSpec
+from onered.physics.cue import strike_limits
 from onered.rules import Ball, Match
 from onered.table import BALL_RADIUS, BAULK_Y, D_CENTRE, D_RADIUS, LENGTH, SPOT_POINTS, WIDTH
 from onered.texts import Lang
@@ -30,7 +31,8 @@ router = APIRouter()
 
 
 def table_json() -> dict[str, Any]:
-    """The table the pages draw, to scale (metres, the frame of docs/rules.md)."""
+    """The table the pages draw, to scale (metres, the frame of docs/rules.md), and the
+    limits of a strike (the engine's: the play page's controls keep within them)."""
     geo = TableSpec().geometry()
     pockets = [
         {
@@ -49,6 +51,7 @@ def table_json() -> dict[str, Any]:
         "d": {"centre": list(D_CENTRE), "radius": D_RADIUS},
         "spots": {s.value: list(p) for s, p in SPOT_POINTS.items()},
         "pockets": pockets,
+        "strike_limits": strike_limits(),
     }
 
 

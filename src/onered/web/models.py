@@ -12,8 +12,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from onered.game import marking
-from onered.physics.cue import MAX_SPEED
-from onered.physics.cue import MAX_TIP_OFFSET as MAX_TIP
+from onered.physics.cue import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET, MIN_ELEVATION
 from onered.players.strength import Level
 from onered.rules import FoulCode, Option
 
@@ -111,9 +110,9 @@ class StrikeBody(Body):
 
     speed: float = Field(gt=0, le=MAX_SPEED)
     aim: float = Field(ge=-360, le=720)
-    side: float = Field(default=0.0, ge=-MAX_TIP, le=MAX_TIP)
-    height: float = Field(default=0.0, ge=-MAX_TIP, le=MAX_TIP)
-    elevation: float = Field(default=0.0, ge=0, le=90)
+    side: float = Field(default=0.0, ge=-MAX_TIP_OFFSET, le=MAX_TIP_OFFSET)
+    height: float = Field(default=0.0, ge=-MAX_TIP_OFFSET, le=MAX_TIP_OFFSET)
+    elevation: float = Field(default=0.0, ge=MIN_ELEVATION, le=MAX_ELEVATION)
 
     def as_dict(self) -> dict[str, float]:
         return {

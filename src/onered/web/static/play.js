@@ -256,7 +256,7 @@ function drawTip() {
   g.stroke();
   g.setLineDash([6, 5]);
   g.beginPath();
-  g.arc(W / 2, W / 2, r * 0.8, 0, 2 * Math.PI);
+  g.arc(W / 2, W / 2, r * geo.strike_limits.max_tip_offset, 0, 2 * Math.PI);
   g.stroke();
   g.setLineDash([]);
   g.beginPath();
@@ -273,6 +273,18 @@ function drawTip() {
   $("tip-out").textContent = `${side >= 0 ? "+" : ""}${side.toFixed(2)}, ${height >= 0 ? "+" : ""}${height.toFixed(2)} R`;
 }
 
+/** The power and elevation sliders' ranges kept within the engine's strike limits (served
+ * with the table): the page's own ranges are narrower, for a finer slider. */
+function keepWithin(limits) {
+  for (const [input, lo, hi] of [
+    [$("speed"), limits.min_speed, limits.max_speed],
+    [$("elevation"), limits.min_elevation, limits.max_elevation],
+  ]) {
+    input.min = String(Math.max(Number(input.min), lo));
+    input.max = String(Math.min(Number(input.max), hi));
+  }
+}
+
 function setTip(event) {
   const c = $("tip");
   const rect = c.getBoundingClientRect();
@@ -280,12 +292,14 @@ function setTip(event) {
   let sx = (event.clientX - rect.left - rect.width / 2) / r;
   let sy = -(event.clientY - rect.top - rect.height / 2) / r;
   const len = Math.hypot(sx, sy);
-  if (len > 0.8) {
-    sx = (sx / len) * 0.8;
-    sy = (sy / len) * 0.8;
+  const most = geo.strike_limits.max_tip_offset;
+  if (len > most) {
+    sx = (sx / len) * most;
+    sy = (sy / len) * most;
   }
-  side = Math.round(sx * 100) / 100;
-  height = Math.round(sy * 100) / 100;
+  // to hundredths toward the centre, so that the offset stays within the limit
+  side = Math.trunc(sx * 100) / 100;
+  height = Math.trunc(sy * 100) / 100;
   drawTip();
 }
 
@@ -721,6 +735,7 @@ async function main() {
   speaker = new Speaker($("speech-box"));
   try {
     geo = await tableGeometry();
+    keepWithin(geo.strike_limits);
     table = new TableView($("table"), geo);
     await model.load();
     takeView(model.view);
