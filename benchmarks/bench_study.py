@@ -11,7 +11,10 @@ One games study (``--games`` games of ``--p1`` against ``--p2`` to ``--target``)
    one CPU each, in their own process groups), joined with ``--address``: the tasks table
    must show both nodes, and the results must equal the local ones row for row.
 
-Every run writes to a fresh folder; the results of all runs are compared. The CPU seconds
+Beside the study's speed-up, a baseline measured in the same run: the speed-up of a plain
+CPU loop on two processes over one, before and after the local runs — how many cores the
+machine had to spare (2.0 when idle); the study cannot do better. Every run writes to a
+fresh folder; the results of all runs are compared. The CPU seconds
 the tasks took are printed beside the wall times: two workers must do the same work as one
 (no duplicated start-up per task), whatever else runs on the machine. The cluster is
 stopped at the end whatever happens, by terminating the process groups of the two
@@ -61,6 +64,31 @@ def timed(label: str, run: Callable[[], StudyResult]) -> tuple[float, StudyResul
     seconds = time.perf_counter() - t0
     print(f"{label:<38} {seconds:7.2f} s   (load {before} -> {load()})", file=sys.stderr)
     return seconds, result, before
+
+
+def spin(n: int) -> int:
+    """A plain CPU loop (the baseline's work)."""
+    total = 0
+    for i in range(n):
+        total += i * i
+    return total
+
+
+def free_cores(repeat: int) -> float:
+    """How many cores a plain CPU loop gets right now: its time on one process over its
+    time on two (forked as the study's workers are; best of ``repeat``). 2.0 on idle cores;
+    the study's speed-up can be no better."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("fork")
+    best = {1: float("inf"), 2: float("inf")}
+    for _ in range(repeat):
+        for jobs in (1, 2):
+            t0 = time.perf_counter()
+            with ctx.Pool(jobs) as pool:
+                pool.map(spin, [4_000_000] * 4, chunksize=1)
+            best[jobs] = min(best[jobs], time.perf_counter() - t0)
+    return best[1] / best[2]
 
 
 def same(a: StudyResult, b: StudyResult) -> bool:
@@ -181,6 +209,7 @@ def main(argv: list[str] | None = None) -> int:
         def study(name: str, **options: Any) -> Callable[[], StudyResult]:
             return lambda: run_study(spec, root / name, report=False, **options)
 
+        figures["baseline_cpu_loop_speedup_2_processes"] = round(free_cores(3), 3)
         runs: dict[int, list[tuple[float, StudyResult, float]]] = {1: [], 2: []}
         for k in range(args.repeat):  # alternated, so that a burst of load hits both alike
             for jobs in (1, 2):
@@ -192,6 +221,7 @@ def main(argv: list[str] | None = None) -> int:
         figures["local_2_workers_s"] = round(t2, 2)
         figures["local_runs_s"] = {j: [round(r[0], 2) for r in rs] for j, rs in runs.items()}
         figures["speedup_2_workers"] = round(t1 / t2, 3)
+        figures["baseline_after"] = round(free_cores(3), 3)
         figures["load_during_local"] = [l1, l2]
         figures["identical_1_2"] = same(one, two)
         # the work done (CPU seconds of the tasks): the same on one and two workers
