@@ -9,18 +9,22 @@ the ASGI app (no network):
 - **live update**: what the event stream computes for a change (the view since the line
   before, as ``GET /api/games/{id}/events`` sends it), and a poll that finds nothing new;
 - **baseline**: what every request did before: replay the whole game through the referee
-  and build the view (``Session.from_lines`` + ``game_json``), measured in the same run.
+  and build the view (``Session.from_lines`` + ``game_json``), measured in the same run;
+- **health during an import**: ``GET /api/health`` while ``POST /api/import`` judges a file
+  of ``--import-lines`` lines (100,000, the limit, by default) in a worker thread, against
+  the same check with nothing else running (the tests only check that it is answered).
 
 Goals (issue 9): a stroke <= 50 ms and a live update <= 10 ms of server time on 10,000
 strokes. Report with the machine's load (``uptime``): timings are medians.
 
-    python benchmarks/bench_web.py [--strokes N] [--repeat R] [--seed S]
+    python benchmarks/bench_web.py [--strokes N] [--repeat R] [--seed S] [--import-lines L]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import statistics
@@ -32,6 +36,7 @@ from typing import Any
 
 import httpx
 
+from onered.game import record
 from onered.game.marking import Hit, Mark, Part
 from onered.game.session import Session, SessionError
 from onered.rules import FoulCode, Match, Option
@@ -78,11 +83,41 @@ def median_ms(run: Callable[[], Any], repeat: int) -> float:
     return statistics.median(times) * 1000
 
 
+async def health_during_import(
+    app: Any, lines: int, repeat: int
+) -> tuple[float, list[float], float]:
+    """The health check's median time alone (ms), its times while an import of ``lines``
+    lines runs (ms), and the import's time (s)."""
+    head = {"type": "match", "target": 100, "players": ["Ivanov", "Petrov"]}
+    stroke = json.dumps({"type": "stroke", "first_hit": "red"}) + "\n"
+    body = (json.dumps(head) + "\n" + stroke * (lines - 1)).encode()
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://bench") as c:
+        alone = []
+        for _ in range(repeat):
+            t = time.perf_counter()
+            await c.get("/api/health")
+            alone.append(time.perf_counter() - t)
+        t_import = time.perf_counter()
+        upload = asyncio.create_task(c.post("/api/import", content=body, timeout=600))
+        during = []
+        while not upload.done():
+            t = time.perf_counter()
+            await c.get("/api/health")
+            during.append((time.perf_counter() - t) * 1000)
+            await asyncio.sleep(0.05)
+        r = await upload
+        took = time.perf_counter() - t_import
+        assert r.status_code == 201, r.text
+    return statistics.median(alone) * 1000, during, took
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--strokes", type=int, default=10_000)
     parser.add_argument("--repeat", type=int, default=30)
     parser.add_argument("--seed", type=int, default=9)
+    parser.add_argument("--import-lines", type=int, default=record.MAX_LINES)
     args = parser.parse_args()
 
     t0 = time.perf_counter()
@@ -149,6 +184,7 @@ def main() -> None:
             )
 
         stroke, live, idle, undo = asyncio.run(strokes())
+        alone, during, took = asyncio.run(health_during_import(app, args.import_lines, 10))
         app.state.store.close()
 
     load = os.getloadavg()
@@ -164,6 +200,15 @@ def main() -> None:
     )
     print(f"poll finding nothing new (GET):         {idle:8.2f} ms  ({base / idle:.0f}x)")
     print(f"undo (re-judged from a checkpoint):     {undo:8.1f} ms  ({base / undo:.0f}x)")
+    if during:
+        median = statistics.median(during)
+        print(
+            f"health during a {args.import_lines:,}-line import ({took:.1f} s): median "
+            f"{median:.1f} ms, worst {max(during):.1f} ms over {len(during)} checks; alone "
+            f"{alone:.2f} ms ({median / alone:.0f}x)"
+        )
+    else:
+        print(f"health during an import: the import ({took:.2f} s) ended before a check")
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@ a code the pages say in their language, and a long file judged off the event loo
 
 from __future__ import annotations
 
+import itertools
 import json
 import threading
 import time
@@ -14,6 +15,7 @@ import pytest
 from web_support import Api, Server
 
 from onered.game import record
+from onered.texts import Lang
 from onered.web import i18n
 
 MATCH = {"type": "match", "target": 100, "players": ["Ivanov", "Petrov"]}
@@ -71,7 +73,7 @@ def test_an_error_names_the_line_and_is_in_the_catalogue(api: Api) -> None:
     assert r.status == 422
     assert r.body["code"] == "bad_line"
     assert r.body["params"]["line"] == 3
-    for lang in i18n.Lang:
+    for lang in Lang:
         assert "{detail}" in i18n.UI["error.bad_line"][lang]
 
 
@@ -85,35 +87,35 @@ def server(tmp_path: Path) -> Iterator[Server]:
 
 @pytest.mark.slow
 def test_a_long_import_does_not_hold_up_the_server(server: Server) -> None:
-    """100,000 lines are judged in a worker thread: the health check keeps answering."""
+    """100,000 lines are judged in a worker thread: health checks are answered all through
+    the import, while its own request is still waiting. A server whose event loop judged
+    the file answers none for most of the import's time (one wait of 96% of it, measured);
+    here no wait between answers may be half of it. How fast they are answered is measured
+    by ``benchmarks/bench_web.py``, not here."""
     text = jsonl(MATCH, *([NO_SCORE] * (record.MAX_LINES - 1)))
-    done: dict[str, object] = {}
+    done: dict[str, float | int] = {}
 
     def upload() -> None:
-        start = time.monotonic()
-        r = httpx.post(server.base + "/api/import", content=text.encode(), timeout=300)
+        done["start"] = time.monotonic()
+        r = httpx.post(server.base + "/api/import", content=text.encode(), timeout=600)
+        done["end"] = time.monotonic()
         done["status"] = r.status_code
-        done["seconds"] = time.monotonic() - start
 
     worker = threading.Thread(target=upload)
     worker.start()
-    latencies = []
+    answered: list[float] = []  # when each health check's answer came
     while worker.is_alive():
-        t0 = time.monotonic()
-        assert httpx.get(server.base + "/api/health", timeout=30).status_code == 200
-        latencies.append(time.monotonic() - t0)
+        assert httpx.get(server.base + "/api/health", timeout=600).status_code == 200
+        answered.append(time.monotonic())
         time.sleep(0.05)
     worker.join()
     assert done["status"] == 201
-    assert len(latencies) >= 5, f"the import took only {done['seconds']} s"
-    latencies.sort()
-    median, worst = latencies[len(latencies) // 2], latencies[-1]
-    print(
-        f"import {done['seconds']:.1f} s; health during it: median {median * 1000:.0f} ms, "
-        f"worst {worst * 1000:.0f} ms over {len(latencies)} checks"
-    )
-    assert median < 0.25
-    assert worst < 2.0
+    start, end = done["start"], done["end"]
+    inside = [t for t in answered if start < t < end]
+    assert len(inside) >= 3, f"{len(inside)} health checks answered during the import"
+    marks = [start, *inside, end]
+    longest = max(b - a for a, b in itertools.pairwise(marks))
+    assert longest < (end - start) / 2, f"no answer for {longest:.1f} s of {end - start:.1f} s"
 
 
 def test_a_record_of_another_engine_and_an_older_version_imports_and_goes_on(api: Api) -> None:
