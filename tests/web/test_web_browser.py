@@ -313,6 +313,33 @@ def new_game_against_the_computer(server: Server) -> tuple[str, str, str]:
     return made["id"], made["token"], made["game"]["state"]["to_play"]
 
 
+@pytest.mark.parametrize(
+    ("locale", "shown"), [("ru-RU", "Компьютер (новичок)"), ("en-GB", "Computer (beginner)")]
+)
+def test_the_record_and_the_list_name_the_computer_from_its_level(
+    browser: Any, server: Server, locale: str, shown: str
+) -> None:
+    game, token, computer = new_game_against_the_computer(server)
+    assert computer == "Bob"  # the name it was stored under
+    turn = httpx.post(
+        f"{server.base}/api/games/{game}/ai",
+        json={"after": 1},
+        headers={"X-Game-Token": token},
+        timeout=120,
+    )
+    assert turn.status_code == 200, turn.text
+    page = Page(browser, server.base, locale=locale)
+    pg = page.open(f"/games/{game}")
+    assert shown in page.text("#legend")
+    assert "Bob" not in page.text("#legend")
+    assert page.text("#log tbody tr td:nth-child(2)") == shown  # the computer broke
+    pg = page.open("/")
+    pg.wait_for_selector(f'tr[data-game="{game}"]')
+    listed = page.text(f'tr[data-game="{game}"] td')
+    assert sorted(listed.split(" — ")) == sorted(["Ann", shown])
+    page.close()
+
+
 def only_failed_loads(errors: list[str]) -> bool:
     """The browser's own console lines for a request that failed (what the test caused)."""
     return all("Failed to load resource" in e or "net::ERR_FAILED" in e for e in errors)

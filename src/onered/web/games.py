@@ -53,13 +53,16 @@ def session_error(exc: SessionError) -> ApiError:
 
 
 def list_item(row: GameRow) -> dict[str, Any]:
-    """A game in the list of games."""
+    """A game in the list of games; its ``entrants`` so that the list names a computer
+    player from its level in the page's language."""
+    entrants = row.settings.get("entrants")
     return {
         "id": row.id,
         "mode": row.mode.value,
         "created": row.created,
         "updated": row.updated,
         **dict(row.summary),
+        "entrants": entrants if isinstance(entrants, dict) else {},
     }
 
 

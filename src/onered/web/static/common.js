@@ -196,18 +196,19 @@ export function setEntrants(view) {
   I.entrants = (view && view.settings && view.settings.entrants) || {};
 }
 
-/** The level of a computer player ("pro"), or null for a person. */
-export function aiLevel(name) {
-  const entrant = (I.entrants || {})[name] || "";
+/** The level of a computer player ("pro"), or null for a person; ``entrants``: those of
+ * another game than the page's (a list of games). */
+export function aiLevel(name, entrants = I.entrants) {
+  const entrant = (entrants || {})[name] || "";
   return entrant.startsWith("ai:") ? entrant.slice(3) : null;
 }
 
 /** A player's name as the page shows it: a computer player is named in the page's language
  * from its level ("Computer (pro)" / «Компьютер (профессионал)»), whatever language it was
  * created in; a person by his name. */
-export function who(name) {
+export function who(name, entrants = I.entrants) {
   if (name === null || name === undefined) return "";
-  const level = aiLevel(name);
+  const level = aiLevel(name, entrants);
   if (level === null) return name;
   const levelText = (I.bundle && I.bundle.ai_levels && I.bundle.ai_levels[level]) || level;
   return t("ai.name", { level: levelText });

@@ -1,6 +1,6 @@
 // The home page's list of games: all games or "my games" (those whose secrets this browser
 // holds), searched by player, date, kind and status, a page at a time; delete with a secret.
-import { api, el, fmtTime, forgetToken, showError, t } from "./common.js";
+import { api, el, fmtTime, forgetToken, showError, t, who } from "./common.js";
 
 const PAGE = 20;
 const TOKEN_PREFIX = "onered.token.";
@@ -58,7 +58,7 @@ async function reload() {
 }
 
 async function remove(g) {
-  const players = `${g.players[0]} — ${g.players[1]}`;
+  const players = `${who(g.players[0], g.entrants)} — ${who(g.players[1], g.entrants)}`;
   if (!window.confirm(t("home.delete.confirm", { players }))) return;
   try {
     await api("DELETE", `/api/games/${encodeURIComponent(g.id)}`, undefined, localStorage.getItem(TOKEN_PREFIX + g.id));
@@ -70,12 +70,13 @@ async function remove(g) {
   }
 }
 
-function playerLink(name) {
-  return el("a", { href: `/players/${encodeURIComponent(name)}`, class: "player-link", text: name });
+/** A player's page, named as the pages name him (a computer player from its level). */
+function playerLink(name, entrants) {
+  return el("a", { href: `/players/${encodeURIComponent(name)}`, class: "player-link", text: who(name, entrants) });
 }
 
 function row(g) {
-  const status = g.winner ? t("home.status.won", { name: g.winner }) : t("home.status.on");
+  const status = g.winner ? t("home.status.won", { name: who(g.winner, g.entrants) }) : t("home.status.on");
   const mine = localStorage.getItem(TOKEN_PREFIX + g.id);
   const links = [el("a", { href: `/games/${g.id}`, text: t("common.record_link") })];
   if (!g.winner) {
@@ -90,7 +91,7 @@ function row(g) {
   return el(
     "tr",
     { dataset: { game: g.id } },
-    el("td", {}, playerLink(g.players[0]), " — ", playerLink(g.players[1])),
+    el("td", {}, playerLink(g.players[0], g.entrants), " — ", playerLink(g.players[1], g.entrants)),
     el("td", { class: "num", text: `${g.score[0]} : ${g.score[1]}` }),
     el("td", { class: "num", text: String(g.target) }),
     el("td", { text: t(`home.mode.${g.mode}`) }),

@@ -1,7 +1,7 @@
 // A game's record: the score progression, the breaks, the stroke log, and the exports.
 import {
   GameModel, I, callsText, describe, el, fmtTime, gameIdFromPath, renderScoreboard, setupPage,
-  showError, t,
+  showError, t, who,
 } from "./common.js";
 import { niceStep, svg } from "./plot.js";
 
@@ -69,13 +69,13 @@ function render() {
   }
   $("links").replaceChildren(...links);
   $("legend").replaceChildren(...view.match.players.map((name, i) =>
-    el("span", {}, el("i", { style: `background:${LINE_COLOURS[view.match.balls[i]]}` }), name)));
+    el("span", {}, el("i", { style: `background:${LINE_COLOURS[view.match.balls[i]]}` }), who(name))));
   $("chart").replaceChildren(chart(view, model.progression));
   const best = [...model.visits].filter((v) => v.points > 0).sort((a, b) => b.points - a.points || a.first - b.first).slice(0, 12);
   $("breaks").replaceChildren(
     best.length
       ? el("tbody", {}, el("tr", {}, el("th", { text: t("common.player") }), el("th", { class: "num", text: t("common.break") }), el("th", { class: "num", text: t("record.col.strokes") })),
-        ...best.map((v) => el("tr", {}, el("td", { text: v.player }), el("td", { class: "num", text: String(v.points) }), el("td", { class: "num", text: `${v.first}–${v.last}` }))))
+        ...best.map((v) => el("tr", {}, el("td", { text: who(v.player) }), el("td", { class: "num", text: String(v.points) }), el("td", { class: "num", text: `${v.first}–${v.last}` }))))
       : el("tbody", {}, el("tr", {}, el("td", { class: "muted", text: t("record.no_breaks") }))),
   );
   const head = el("thead", {}, el("tr", {},
@@ -86,7 +86,7 @@ function render() {
   const rows = model.log.filter((e) => e.in.type !== "match").map((e) =>
     el("tr", { class: e.out.foul ? "foul" : "" },
       el("td", { class: "num" }, e.in.type === "choice" ? "" : el("a", { href: `/coach?game=${encodeURIComponent(id)}&stroke=${e.out.stroke}`, title: t("coach.ask"), class: "coach-link", text: String(e.out.stroke) })),
-      el("td", { text: e.out.striker || "" }),
+      el("td", { text: who(e.out.striker) }),
       el("td", { text: describe(e) }),
       el("td", { class: "num", text: e.out.foul ? `−${e.out.foul.penalty}` : e.out.points ? `+${e.out.points}` : "" }),
       el("td", { class: "num", text: e.in.type === "choice" ? "" : String(e.out.break) }),
