@@ -418,14 +418,16 @@ def test_a_played_game_exports_as_a_game_record(api: Api) -> None:
     assert record.header.match.players == ("Ann", "Bob")
     assert record.header.entrants == {"Ann": "human", "Bob": "human"}
     assert len(record.entries) == 1
-    assert record.entries[0].action.strike.speed == 2.2
+    first = record.entries[0]
+    assert isinstance(first, game_record.RecordedStroke)
+    assert first.action.strike.speed == 2.2
     # Imported back, the record can be played on; the bare protocol export cannot.
     copy = api.post("/api/import", content=text).body
     assert copy["urls"]["play"] == f"/play/{copy['id']}"
     assert copy["game"]["state"]["table"] == api.game(game)["state"]["table"]
     bare = api.post("/api/import", content=api.get(f"/api/games/{game}/export.jsonl").text)
     assert bare.body["game"]["mode"] == "import"
-    next_stroke = {"strike": {"speed": 1.5, "aim": 45.0}}
+    next_stroke: dict[str, Any] = {"strike": {"speed": 1.5, "aim": 45.0}}
     if copy["game"]["state"]["from_d"]:
         next_stroke["placed"] = [0.889, 0.6]
     r = api.post(f"/api/games/{copy['id']}/play", json=next_stroke, token=copy["token"])
