@@ -159,6 +159,7 @@ def play_long(api: Api, seed: int, requests: int, strength: str = "beginner") ->
             break
         counts["jaws"] += any(p is not None and in_jaws(p) for p in state["table"].values())
         version = state["version"]
+        body: dict[str, Any]
         if view["settings"]["entrants"][state["to_play"]].startswith("ai:"):
             path, body = "ai", {}
         else:
