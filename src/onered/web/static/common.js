@@ -376,6 +376,18 @@ export class Outbox {
   }
 }
 
+/** "Send again" for a page's outbox: the game read again (``reload``), then the waiting
+ * items rebased on it; a failed read is shown in ``errorBox`` and nothing is rebased. */
+export async function resendOutbox(outbox, reload, errorBox) {
+  try {
+    await reload();
+  } catch (e) {
+    showError(errorBox, e);
+    return;
+  }
+  outbox.rebase();
+}
+
 /** The outbox's panel: what waits, each item's state, and for a refused one its reason
  * with "Discard" and "Send again" (``onResend``: reload, then rebase). ``extra``: a row of
  * the page's own under the list. Hidden when nothing waits. */

@@ -5,6 +5,7 @@
 import {
   GameModel, I, Outbox, TableView, drawPosition, api, applyI18n, ballName, capital, el,
   fill, gameIdFromPath, keyLabel, notes, reasonText, renderLast, renderLog, renderOutbox,
+  resendOutbox,
   renderScoreboard, saveToken, setupPage, showError, t, tableGeometry, tokenFor, typing, who, word,
 } from "./common.js";
 import { Speaker } from "./speech.js";
@@ -207,14 +208,8 @@ function renderQueue() {
   renderOutbox($("outbox"), outbox, resend, extra);
 }
 
-async function resend() {
-  try {
-    await reload();
-  } catch (e) {
-    showError(errorBox, e);
-    return;
-  }
-  outbox.rebase();
+function resend() {
+  return resendOutbox(outbox, reload, errorBox);
 }
 
 function render() {

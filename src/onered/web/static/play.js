@@ -7,7 +7,7 @@
 // is warned of before the strike (the referee's reading, asked of the server).
 import {
   GameModel, I, Outbox, TableView, api, el, gameIdFromPath, notes, reasonText,
-  renderLast, renderOutbox, renderScoreboard, setupPage, showError, t, tableGeometry, tokenFor,
+  renderLast, renderOutbox, renderScoreboard, resendOutbox, setupPage, showError, t, tableGeometry, tokenFor,
   who, word,
 } from "./common.js";
 import { Speaker } from "./speech.js";
@@ -525,14 +525,8 @@ async function reload() {
   takeView(model.view);
 }
 
-async function resend() {
-  try {
-    await reload();
-  } catch (e) {
-    showError(errorBox, e);
-    return;
-  }
-  outbox.rebase();
+function resend() {
+  return resendOutbox(outbox, reload, errorBox);
 }
 
 // --- the aim check, take-back, seats ---------------------------------------------------------
