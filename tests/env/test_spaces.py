@@ -111,7 +111,11 @@ def test_a_place_on_a_ball_moves_to_the_nearest_free_place(
     p = place_in_d(balls, Ball.WHITE, wanted)
     assert placement_problem(balls, Ball.WHITE, p) is None
     assert math.dist(p, blocker) > BALL_DIAMETER + EPS
-    assert math.dist(p, wanted) <= BALL_DIAMETER + 0.01  # next to the ball in the way
+    # Next to the ball in the way; where the D's arc cuts the free ring around the blocker
+    # (a wanted place at the D's corner), the nearest free place may lie farther round it.
+    room = D_RADIUS - math.dist(wanted, D_CENTRE)
+    near = BALL_DIAMETER + 0.01 if room > BALL_DIAMETER + 0.02 else 2 * BALL_DIAMETER + 0.01
+    assert math.dist(p, wanted) <= near
 
 
 def opening_position() -> Position:
