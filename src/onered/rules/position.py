@@ -31,7 +31,12 @@ from onered.rules.model import (
     RulesError,
     Verdict,
 )
-from onered.rules.referee import BOTH_OPTIONS, RED_ON_SPOT_TOLERANCE, RED_SPOTS, start
+from onered.rules.referee import (
+    RED_ON_SPOT_TOLERANCE,
+    RED_SPOTS,
+    standing_verdict,
+    start,
+)
 from onered.table import LENGTH, WIDTH, Point, Spot
 
 __all__ = ["FIELDS", "PositionError", "check", "read", "verdict", "write"]
@@ -476,29 +481,4 @@ def _check_numbers(state: GameState) -> None:
 def verdict(state: GameState) -> Verdict:
     """The verdict of a ``position`` line (referee protocol): the state as it stands, as
     the ``match`` line's verdict is the opening's."""
-    players = state.match.players
-    winner = state.winner
-    over = winner is not None
-    brk = state.break_
-    return Verdict(
-        stroke=state.stroke_no,
-        striker=None,
-        ball=None,
-        from_d=False,
-        points=0,
-        scored=(),
-        foul=None,
-        score=state.score,
-        break_=brk,
-        visit_over=False,
-        next=None if over else players[state.to_play],
-        next_from_d=not over and state.player_ball(state.to_play) not in state.table,
-        options=BOTH_OPTIONS if state.choice_pending else (),
-        placements=(),
-        in_hand=state.in_hand(),
-        counters=state.counters,
-        baulk_required=not over and brk % 100 >= 80 and state.baulk_met < brk // 100,
-        baulk_crossed=False,
-        calls=(),
-        winner=None if winner is None else players[winner],
-    )
+    return standing_verdict(state)

@@ -120,10 +120,15 @@ def start(match: Match) -> GameState:
     )
 
 
-def opening_verdict(state: GameState) -> Verdict:
-    """The verdict of the ``match`` line: the opening state, the red placed on its spot."""
+def standing_verdict(state: GameState) -> Verdict:
+    """The verdict of a state as it stands, with no stroke played: what the ``match`` line
+    (the opening) and a ``position`` line of the referee protocol answer."""
+    players = state.match.players
+    winner = state.winner
+    over = winner is not None
+    brk = state.break_
     return Verdict(
-        stroke=0,
+        stroke=state.stroke_no,
         striker=None,
         ball=None,
         from_d=False,
@@ -131,19 +136,24 @@ def opening_verdict(state: GameState) -> Verdict:
         scored=(),
         foul=None,
         score=state.score,
-        break_=0,
+        break_=brk,
         visit_over=False,
-        next=state.match.players[state.to_play],
-        next_from_d=True,
-        options=(),
-        placements=(Placement(Ball.RED, Spot.BILLIARDS),),
+        next=None if over else players[state.to_play],
+        next_from_d=not over and state.player_ball(state.to_play) not in state.table,
+        options=BOTH_OPTIONS if state.choice_pending else (),
+        placements=(),
         in_hand=state.in_hand(),
-        counters=_NO_COUNTS,
-        baulk_required=False,
+        counters=state.counters,
+        baulk_required=not over and brk % 100 >= 80 and state.baulk_met < brk // 100,
         baulk_crossed=False,
         calls=(),
-        winner=None,
+        winner=None if winner is None else players[winner],
     )
+
+
+def opening_verdict(state: GameState) -> Verdict:
+    """The verdict of the ``match`` line: the opening state, the red placed on its spot."""
+    return replace(standing_verdict(state), placements=(Placement(Ball.RED, Spot.BILLIARDS),))
 
 
 # --- validation ---------------------------------------------------------------------------
