@@ -53,7 +53,7 @@ def match_after_lag(lag: Lag, loser: str, target: int) -> Match:
     """The match the lag decides: ``players[0]`` plays first (the winner, unless he chose
     to play second), each with the ball the winner's choice gives him."""
     choice: LagChoice = lag.choice
-    other = Ball.YELLOW if choice.ball is Ball.WHITE else Ball.WHITE
+    other = choice.ball.other_cue_ball
     if choice.play_first:
         return Match(target=target, players=(lag.winner, loser), balls=(choice.ball, other))
     return Match(target=target, players=(loser, lag.winner), balls=(other, choice.ball))

@@ -24,6 +24,13 @@ class Ball(Enum):
     YELLOW = "yellow"
     RED = "red"
 
+    @property
+    def other_cue_ball(self) -> Ball:
+        """The other player's cue ball (2.2.1): yellow for white, white for yellow."""
+        if self is Ball.RED:
+            raise ValueError("the red is no player's cue ball")
+        return Ball.YELLOW if self is Ball.WHITE else Ball.WHITE
+
 
 class Both(Enum):
     """``first_hit`` when the cue ball touched both object balls at the same instant."""

@@ -155,7 +155,7 @@ def new_game(body: NewGame, games: GamesDep) -> dict[str, Any]:
         raise invalid(exc) from None
     order = names if body.breaker == 0 else (names[1], names[0])
     first_ball = Ball(body.breaker_ball.value)
-    second_ball = Ball.YELLOW if first_ball is Ball.WHITE else Ball.WHITE
+    second_ball = first_ball.other_cue_ball
     match = Match(target=target, players=order, balls=(first_ball, second_ball))
     entrants = dict.fromkeys(names, HUMAN)
     if body.mode is NewMode.PLAY and body.opponent is Opponent.AI:

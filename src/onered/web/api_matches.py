@@ -200,7 +200,7 @@ def new_match(request: Request, body: NewMatch) -> dict[str, Any]:
     except validate.ValidationError as exc:
         raise invalid(exc) from None
     first_ball = Ball(body.breaker_ball)
-    other_ball = Ball.YELLOW if first_ball is Ball.WHITE else Ball.WHITE
+    other_ball = first_ball.other_cue_ball
     balls = (first_ball, other_ball) if body.breaker == 0 else (other_ball, first_ball)
     try:
         series = Series(
