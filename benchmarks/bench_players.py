@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from onered.game import Action, Game, PhysicsSimulator, Position
-from onered.game.record import iter_lines
+from onered.game.record import game_lines
 from onered.players import GameSettings, Player, make_player, play_game
 from onered.stats import Stats, Tally
 
@@ -84,16 +84,8 @@ def play_one(job: tuple[int, int, str, str, int, str | None]) -> dict[str, Any]:
     }
     t0 = time.perf_counter()
     game: Game = play_game(players, GameSettings(target=target, names=names), simulator)
-    lines = list(
-        iter_lines(
-            game.match,
-            game.entries,
-            physics=simulator.describe(),
-            opening=game.opening,
-            seed=game_seed(seed, number),
-            entrants={n: players[n].description for n in names},
-            lag=game.lag,
-        )
+    lines = game_lines(
+        game, seed=game_seed(seed, number), entrants={n: players[n].description for n in names}
     )
     if records:
         Path(records, f"game-{number:04d}.jsonl").write_text(

@@ -40,7 +40,7 @@ from bench_players import Timed, _spread, game_seed
 from onered import rules
 from onered.game import Game, PhysicsSimulator
 from onered.game.model import StrokeRecord
-from onered.game.record import iter_lines
+from onered.game.record import game_lines
 from onered.players import STRENGTHS, GameSettings, make_player, play_game
 from onered.rules import Ball, CallCode, FoulCode, Match
 from onered.stats import BREAK_BINS, Tally
@@ -192,16 +192,8 @@ def one_game(job: tuple[str, str, int, int, int]) -> dict[str, Any]:
     }
     simulator = PhysicsSimulator()
     game = play_game(players, GameSettings(target=target, names=names), simulator)
-    lines = list(
-        iter_lines(
-            game.match,
-            game.entries,
-            physics=simulator.describe(),
-            opening=game.opening,
-            seed=game_seed(seed, number),
-            entrants={n: players[n].description for n in names},
-            lag=game.lag,
-        )
+    lines = game_lines(
+        game, seed=game_seed(seed, number), entrants={n: players[n].description for n in names}
     )
     strokes = [e for e in game.entries if isinstance(e, StrokeRecord)]
     lag = game.lag

@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from onered.game import Action, Game, PhysicsSimulator, StrokeRecord
-from onered.game.record import iter_lines, read_record
+from onered.game.record import game_lines, read_record
 from onered.game.replay import replay
 from onered.game.session import Session
 from onered.physics import Strike, TableSpec
@@ -289,17 +289,7 @@ def test_a_played_game_written_read_and_replayed_reaches_the_same_state(tmp_path
         if game.state.choice_pending:
             game.choose(player.choose(game.option_positions()))
         game.play(player.decide(game.position))
-    lines = list(
-        iter_lines(
-            game.match,
-            game.entries,
-            physics=simulator.describe(),
-            opening=game.opening,
-            seed=None,
-            entrants={"Ann": "human", "Bob": "ai:beginner"},
-            lag=None,
-        )
-    )
+    lines = game_lines(game, entrants={"Ann": "human", "Bob": "ai:beginner"})
     path = tmp_path / "game.jsonl"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     record = read_record(path.read_text(encoding="utf-8").splitlines())

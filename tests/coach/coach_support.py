@@ -34,7 +34,7 @@ def position(balls: dict[Ball, Point], **state: object) -> Position:
 
 def played_record(path: Path, strokes: int = 8, seed: int = 3) -> Path:
     """A game between two beginners, ``strokes`` strokes long, written as a game record."""
-    from onered.game.record import iter_lines
+    from onered.game.record import game_lines
     from onered.players import make_player
 
     simulator = PhysicsSimulator()
@@ -47,9 +47,7 @@ def played_record(path: Path, strokes: int = 8, seed: int = 3) -> Path:
             continue
         game.play(players[game.state.to_play].decide(game.position))
     out = io.StringIO()
-    for line in iter_lines(
-        match, game.entries, physics=simulator.describe(), opening=game.opening, seed=seed
-    ):
+    for line in game_lines(game, seed=seed):
         out.write(line + "\n")
     path.write_text(out.getvalue(), encoding="utf-8")
     return path

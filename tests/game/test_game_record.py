@@ -11,7 +11,7 @@ import pytest
 from game_support import quick_ai, real_game_at
 
 from onered.game import Game, PhysicsSimulator, StrokeRecord
-from onered.game.record import RECORD_VERSION, RecordError, iter_lines, read_record
+from onered.game.record import RECORD_VERSION, RecordError, game_lines, read_record
 from onered.game.replay import check_referee, replay
 from onered.players import GameSettings, play_game
 from onered.protocol.referee import run as referee_run
@@ -26,17 +26,7 @@ def play(seed: int, target: int = 30) -> tuple[Game, list[str]]:
     simulator = PhysicsSimulator()
     players = {NAMES[0]: quick_ai(seed), NAMES[1]: quick_ai(seed + 1)}
     game = play_game(players, GameSettings(target=target, names=NAMES), simulator)
-    lines = list(
-        iter_lines(
-            game.match,
-            game.entries,
-            physics=simulator.describe(),
-            opening=game.opening,
-            seed=seed,
-            entrants={n: players[n].description for n in NAMES},
-            lag=game.lag,
-        )
-    )
+    lines = game_lines(game, seed=seed, entrants={n: players[n].description for n in NAMES})
     return game, lines
 
 

@@ -46,7 +46,7 @@ import math
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from onered.game.model import (
     Action,
@@ -64,6 +64,9 @@ from onered.protocol.referee import match_json, verdict_json
 from onered.protocol.shot import events_json
 from onered.rules import Ball, Match, Option, ScoreKind, Verdict
 from onered.table import Point
+
+if TYPE_CHECKING:
+    from onered.game.loop import Game
 
 #: The record format's version, written in the first line's ``record`` field.
 RECORD_VERSION = 2
@@ -613,3 +616,21 @@ def iter_lines(
     )
     for entry in entries:
         yield dumps(entry_line(entry, match.players))
+
+
+def game_lines(
+    game: Game, *, seed: int | None = None, entrants: Mapping[str, str] | None = None
+) -> list[str]:
+    """The record of a game played on the simulated table, as text lines: its match, lag,
+    opening, strokes and the physics of its own simulator."""
+    return list(
+        iter_lines(
+            game.match,
+            game.entries,
+            physics=game.simulator.describe(),
+            opening=game.opening,
+            seed=seed,
+            entrants=entrants,
+            lag=game.lag,
+        )
+    )
