@@ -407,15 +407,23 @@ class Searcher:
 
     # --- the decision ---------------------------------------------------------------------
 
-    def decide(self, position: Position, rng: random.Random) -> Choice:
-        """The stroke to play from ``position``; random draws (the noise samples of the
-        last stage) come from ``rng`` only."""
+    def _scanned(
+        self, position: Position
+    ) -> tuple[_Context, list[Point | None], float, list[_Scored]]:
+        """Stage 1, shared by :meth:`decide` and :meth:`shortlist`: the position's context,
+        the places tried for a cue ball in hand, the opponent's value of playing from the D
+        after a foul of ours, and every aim scanned and judged."""
         ctx = _Context(position)
         opp_from_d = self._opp_from_d()
         places: list[Point | None] = list(self._placements(ctx)) if ctx.from_hand else [None]
         if not places:
             raise RuntimeError("no legal place in the D for the cue ball")
-        scanned = self._run(ctx, places, self._scan(ctx, places), opp_from_d)
+        return ctx, places, opp_from_d, self._run(ctx, places, self._scan(ctx, places), opp_from_d)
+
+    def decide(self, position: Position, rng: random.Random) -> Choice:
+        """The stroke to play from ``position``; random draws (the noise samples of the
+        last stage) come from ``rng`` only."""
+        ctx, places, opp_from_d, scanned = self._scanned(position)
         if not scanned:  # no aim at all (cannot happen with a ball on the table)
             return Choice(places[0], Strike(1.0, 90.0), (), 0.0)
         # what the referee's verdicts on the scan say about this position
@@ -452,12 +460,7 @@ class Searcher:
         """Stages 1 and 2 of :meth:`decide` without the last: every refined candidate
         (fair strokes from hand first, then by smoothed value), for a caller that weighs
         them itself (the coach, ``onered.coach``). No random draws."""
-        ctx = _Context(position)
-        opp_from_d = self._opp_from_d()
-        places: list[Point | None] = list(self._placements(ctx)) if ctx.from_hand else [None]
-        if not places:
-            raise RuntimeError("no legal place in the D for the cue ball")
-        scanned = self._run(ctx, places, self._scan(ctx, places), opp_from_d)
+        ctx, places, opp_from_d, scanned = self._scanned(position)
         leaders = self._leaders(scanned)
         refined = self._refine(ctx, places, leaders, opp_from_d, limit=len(leaders) * 5)
         return [Choice(places[c.place], c.strike, c.scores, c.value) for c in refined]
