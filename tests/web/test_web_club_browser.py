@@ -170,6 +170,7 @@ def test_strokes_entered_while_the_server_is_down_arrive_when_it_is_back(
     for key in ["n", "c", "c"]:
         pg.keyboard.press(key)
     pg.wait_for_selector("#outbox [data-offline]")
+    pg.wait_for_selector('body[data-queued="3"]')  # all three taps queued and shown
     assert pg.locator("#outbox li.queued").count() == 3
     assert "Waiting to be sent: 3" in tab.text("#outbox h2")
     assert "null" not in tab.text("#outbox")
