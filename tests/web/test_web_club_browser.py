@@ -167,10 +167,10 @@ def test_strokes_entered_while_the_server_is_down_arrive_when_it_is_back(
     tab = Tab(browser, server.base)
     pg = tab.open(f"/mark/{game}#token={token}")
     pg.route("**/api/games/*/mark", lambda route: route.abort())
-    for key in ["n", "c", "c"]:
+    for queued, key in enumerate(["n", "c", "c"], start=1):
         pg.keyboard.press(key)
+        pg.wait_for_selector(f'body[data-queued="{queued}"]')  # a marker's pace: one by one
     pg.wait_for_selector("#outbox [data-offline]")
-    pg.wait_for_selector('body[data-queued="3"]')  # all three taps queued and shown
     assert pg.locator("#outbox li.queued").count() == 3
     assert "Waiting to be sent: 3" in tab.text("#outbox h2")
     assert "null" not in tab.text("#outbox")
