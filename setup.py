@@ -4,7 +4,7 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 #: Strict IEEE arithmetic (no fused multiply-add, no fast-math) keeps results bit-identical.
-_GCC_LIKE_FLAGS = ["-O2", "-ffp-contract=off", "-fno-fast-math", "-std=c99"]
+_GCC_LIKE_FLAGS = ["-O3", "-ffp-contract=off", "-fno-fast-math", "-std=c99"]
 _MSVC_FLAGS = ["/O2", "/fp:precise"]
 
 
@@ -22,8 +22,12 @@ setup(
     ext_modules=[
         Extension(
             "onered.physics._engine",
-            sources=["src/onered/physics/_engine.c", "src/onered/physics/kernel.c"],
-            depends=["src/onered/physics/kernel.h"],
+            sources=[
+                "src/onered/physics/_engine.c",
+                "src/onered/physics/kernel.c",
+                "src/onered/physics/cushion.c",
+            ],
+            depends=["src/onered/physics/kernel.h", "src/onered/physics/cushion.h"],
         ),
     ],
     cmdclass={"build_ext": _BuildExt},

@@ -4,10 +4,14 @@ A fixed, seeded set of 3-ball shots: random positions on the table, ten strokes 
 half aimed at an object ball (give or take 3 degrees), half in a random direction; launch
 speeds 0.5-6 m/s; random tip offsets within 0.6 R. Prints, for aimed and random shots:
 
-- shots per second on one core (CPU time of this process), through each entry point:
-  ``simulate`` (one call a shot, full results with trajectories), ``simulate_batch`` (with
-  and without trajectories) and ``simulate_compact`` (the lean form an AI player uses);
-- events per shot;
+- shots per second on one core (CPU time of this process, the fastest of a few runs, the
+  tables taking turns), through each entry point: ``simulate`` (one call a shot, full
+  results with trajectories), ``simulate_batch`` (with and without trajectories) and
+  ``simulate_compact`` (the lean form an AI player uses), on three tables in the same
+  run: "today" (the defaults before the cushion models: Han's cushions, the old cloth),
+  Han's cushions on the measured cloth, and the defaults (Mathavan's cushions), with the
+  ratio of each to "today" (the cushion models' cost limit: 1.15);
+- events and cushion impacts per shot;
 - the time from a fresh process to the first simulated shot (interpreter start included,
   and from the first import).
 
@@ -28,8 +32,12 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 from onered.physics import (
+    EVENT_KINDS,
+    CushionModel,
+    EventKind,
     Launch,
     Params,
     Strike,
@@ -39,7 +47,10 @@ from onered.physics import (
     simulate_compact,
     strike_to_launch,
 )
+from onered.physics.params import LEGACY_DEFAULTS
 from onered.table import LENGTH, WIDTH
+
+_CUSHION = EVENT_KINDS.index(EventKind.CUSHION)
 
 POOLTOOL_SECONDS = {"aimed": 7.7e-3, "random": 3.2e-3}
 STROKES_PER_POSITION = 10
@@ -77,17 +88,6 @@ def _strokes(rng: random.Random, balls: Position, aimed: bool, params: Params) -
     return launches
 
 
-def _best_of(repeats: int, run: Callable[[], object]) -> float:
-    """CPU seconds of the fastest of a few runs: CPU time, not wall time, so that other
-    work on the machine does not count (the figure is per core)."""
-    times = []
-    for _ in range(repeats):
-        t0 = time.process_time()
-        run()
-        times.append(time.process_time() - t0)
-    return min(times)
-
-
 def _fresh_process() -> tuple[float, float]:
     """(wall time of a whole fresh interpreter running one shot, time from the first
     import to the shot's result), the median of five runs."""
@@ -109,6 +109,17 @@ def _fresh_process() -> tuple[float, float]:
     return statistics.median(walls), statistics.median(inner)
 
 
+def _tables() -> dict[str, Params]:
+    """The tables compared in one run: the engine's defaults before the cushion models
+    ("today": Han's cushions, the old cloth), Han's cushions on the measured cloth, and the
+    defaults (Mathavan's cushions on the measured cloth)."""
+    return {
+        "today": LEGACY_DEFAULTS,
+        "han2005": replace(Params(), cushion_model=CushionModel.HAN2005),
+        "new": Params(),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument(
@@ -124,51 +135,84 @@ def main() -> None:
         f"{inner * 1000:.0f} ms from the first import"
     )
 
-    params, table = Params(), TableSpec()
+    tables = _tables()
+    table = TableSpec()
     rng = random.Random(args.seed)
     print(
         f"{args.positions} positions x {STROKES_PER_POSITION} strokes per kind, seed {args.seed}, "
-        f"best of {args.repeats}\n"
+        f"best of {args.repeats}; the same launches on every table\n"
+        "today: Han's cushions and the old cloth (the defaults before ENGINE_VERSION 3); "
+        "han2005: Han's cushions on the measured cloth; new: the defaults (Mathavan 2010)\n"
     )
-    header = f"{'shots':7} {'entry point':34} {'shots/s':>9} {'us/shot':>8} {'vs pooltool':>12}"
+    header = (
+        f"{'shots':7} {'entry point':30} {'table':8} {'shots/s':>9} {'us/shot':>8} "
+        f"{'vs today':>9} {'vs pooltool':>12}"
+    )
     print(header)
     print("-" * len(header))
     for kind in ("aimed", "random"):
         work = []
         for _ in range(args.positions):
-            balls = _position(rng, params, table)
-            work.append((balls, _strokes(rng, balls, kind == "aimed", params)))
+            balls = _position(rng, tables["new"], table)
+            work.append((balls, _strokes(rng, balls, kind == "aimed", tables["new"])))
         n = sum(len(launches) for _, launches in work)
 
-        def one_by_one(work: list[tuple[Position, list[Launch]]] = work) -> None:
+        def one_by_one(params: Params, work: list[tuple[Position, list[Launch]]] = work) -> None:
             for balls, launches in work:
                 for launch in launches:
-                    simulate(balls, "white", launch)
+                    simulate(balls, "white", launch, params)
 
-        def batch(work: list[tuple[Position, list[Launch]]] = work, paths: bool = True) -> None:
+        def batch(
+            params: Params, work: list[tuple[Position, list[Launch]]] = work, paths: bool = True
+        ) -> None:
             for balls, launches in work:
-                simulate_batch(balls, "white", launches, paths=paths)
+                simulate_batch(balls, "white", launches, params, paths=paths)
 
-        def compact(work: list[tuple[Position, list[Launch]]] = work) -> None:
+        def compact(params: Params, work: list[tuple[Position, list[Launch]]] = work) -> None:
             for balls, launches in work:
-                simulate_compact(balls, "white", launches)
+                simulate_compact(balls, "white", launches, params)
 
-        runs: list[tuple[str, Callable[[], object]]] = [
+        runs: list[tuple[str, Callable[[Params], object]]] = [
             ("simulate (full result)", one_by_one),
             ("simulate_batch (full result)", batch),
-            ("simulate_batch(paths=False)", lambda: batch(paths=False)),
+            ("simulate_batch(paths=False)", lambda p: batch(p, paths=False)),
             ("simulate_compact", compact),
         ]
         for name, run in runs:
-            seconds = _best_of(args.repeats, run) / n
-            ratio = POOLTOOL_SECONDS[kind] / seconds
-            print(f"{kind:7} {name:34} {1 / seconds:9.0f} {seconds * 1e6:8.1f} {ratio:11.0f}x")
-        events = [
-            len(s.events)
-            for balls, launches in work
-            for s in simulate_compact(balls, "white", launches).shots
-        ]
-        print(f"{kind:7} events per shot: mean {statistics.mean(events):.1f}, max {max(events)}\n")
+            seconds = _interleaved(args.repeats, run, tables)
+            for label, s in seconds.items():
+                per = s / n
+                ratio = POOLTOOL_SECONDS[kind] / per
+                print(
+                    f"{kind:7} {name:30} {label:8} {1 / per:9.0f} {per * 1e6:8.2f} "
+                    f"{s / seconds['today']:8.3f}x {ratio:11.0f}x"
+                )
+        for label, params in tables.items():
+            shots = [
+                s for balls, launches in work
+                for s in simulate_compact(balls, "white", launches, params).shots
+            ]
+            events = [len(s.events) for s in shots]
+            cushions = [sum(1 for e in s.events if e[1] == _CUSHION) for s in shots]
+            print(
+                f"{kind:7} {label:8} events per shot: mean {statistics.mean(events):.2f}, "
+                f"max {max(events)}; cushion impacts per shot {statistics.mean(cushions):.2f}"
+            )
+        print()
+
+
+def _interleaved(
+    repeats: int, run: Callable[[Params], object], tables: dict[str, Params]
+) -> dict[str, float]:
+    """CPU seconds of the fastest of ``repeats`` runs on each table, the tables taking
+    turns so that a change of load on the machine falls on all of them alike."""
+    best = dict.fromkeys(tables, math.inf)
+    for _ in range(repeats):
+        for label, params in tables.items():
+            t0 = time.process_time()
+            run(params)
+            best[label] = min(best[label], time.process_time() - t0)
+    return best
 
 
 if __name__ == "__main__":

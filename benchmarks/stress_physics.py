@@ -5,7 +5,7 @@ Positions: 2 or 3 balls, free or placed in contact: touching another ball at 2R 
 exactly as floating point allows) or at 2R +- 1e-12..1e-7, frozen against a cushion, a jaw
 facing or a knuckle (at contact distance, or +- a hair). Strokes: speeds up to 10 m/s
 (often slow ones), aimed at a ball or anywhere, heavy random spin (up to the engine's
-limit); e_b and e_c drawn from [0, 1] (often exactly 0 or 1).
+limit); e_b and e_c drawn from [0, 1] (often exactly 0 or 1); either cushion model.
 
 Each shot is checked at every event and between events (exact minimum distances over the
 quadratic pieces of the paths), and its rest positions must be accepted back as input by
@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from onered.physics import (
+    CushionModel,
     Launch,
     Params,
     PhysicsError,
@@ -43,6 +44,7 @@ from onered.physics import (
 )
 from onered.physics.audit import audit_shot
 from onered.physics.engine import MAX_SPEED, MAX_SPIN_SPEED
+from onered.physics.geometry import LEGACY_TABLE
 
 TOLERANCE = 1e-9  # m: allowed overlap of balls, or of a ball and a wall
 CHUNK = 1000
@@ -51,7 +53,10 @@ TABLE = TableSpec()
 GEO = TABLE.geometry()
 R = Params().R
 
-Shot = dict[str, Any]  # {"balls": {...}, "v": [..], "w": [..], "e_b": .., "e_c": ..}
+#: {"balls": {...}, "v": [..], "w": [..], "e_b": .., "e_c": .., "model": .., "table": ..};
+#: a shot without "model" and "table" was found on an engine before ENGINE_VERSION 3:
+#: Han's cushions on the legacy table.
+Shot = dict[str, Any]
 
 
 def _hair(rng: random.Random) -> float:
@@ -122,10 +127,11 @@ def _unit(rng: random.Random, n: int) -> list[float]:
 
 
 def _shot(rng: random.Random) -> Shot:
-    """One random stroke from a random awkward position."""
+    """One random stroke from a random awkward position, with either cushion model."""
     e_b = rng.choice((0.0, 1.0, rng.random(), rng.random()))
     e_c = rng.choice((0.0, 1.0, rng.random(), rng.random()))
-    params = dataclasses.replace(Params(), e_b=e_b, e_c=e_c)
+    model = rng.choice(tuple(CushionModel)).value
+    params = _params({"e_b": e_b, "e_c": e_c, "model": model})
     balls = _position(rng, params)
     speed = MAX_SPEED * rng.choice((rng.random(), rng.random() ** 3, rng.random() ** 8))
     if rng.random() < 0.6:
@@ -139,7 +145,28 @@ def _shot(rng: random.Random) -> Shot:
     w = [spin * x for x in _unit(rng, 3)]
     if speed == 0 and spin == 0:
         v = [0.1, 0.0]
-    return {"balls": balls, "v": v, "w": w, "e_b": e_b, "e_c": e_c}
+    return {
+        "balls": balls, "v": v, "w": w, "e_b": e_b, "e_c": e_c, "model": model, "table": "default"
+    }
+
+
+def _params(shot: Shot) -> Params:
+    """The shot's parameters: the defaults with its restitutions (the fast restitution no
+    higher than e_c) and cushion model (Han's for a shot found before the models)."""
+    e_c = shot["e_c"]
+    return dataclasses.replace(
+        Params(),
+        e_b=shot["e_b"],
+        e_c=e_c,
+        e_c_fast=min(e_c, Params().e_c_fast),
+        cushion_model=shot.get("model", CushionModel.HAN2005.value),
+    )
+
+
+def table_of(shot: Shot) -> TableSpec:
+    """The table a shot is played on: the default, or the legacy table for a shot found
+    before ENGINE_VERSION 3."""
+    return TABLE if shot.get("table") == "default" else LEGACY_TABLE
 
 
 def shots(seed: int, start: int, count: int) -> Iterator[Shot]:
@@ -175,16 +202,16 @@ class Tally:
 
 def check_shot(shot: Shot, tally: Tally) -> None:
     """Simulate one shot and audit it, adding to ``tally``."""
-    params = dataclasses.replace(Params(), e_b=shot["e_b"], e_c=shot["e_c"])
+    params, table = _params(shot), table_of(shot)
     balls = {k: tuple(v) for k, v in shot["balls"].items()}
     launch = Launch(tuple(shot["v"]), tuple(shot["w"]))  # type: ignore[arg-type]
     tally.shots += 1
     try:
-        result = simulate(balls, "white", launch, params, TABLE)  # type: ignore[arg-type]
+        result = simulate(balls, "white", launch, params, table)  # type: ignore[arg-type]
     except PhysicsError as exc:
         tally.failures.append((shot, f"engine: {exc}"))
         return
-    audit = audit_shot(result, balls, params, TABLE)  # type: ignore[arg-type]
+    audit = audit_shot(result, balls, params, table)  # type: ignore[arg-type]
     tally.events += len(result.events)
     tally.pieces += audit.pieces
     tally.overlap = max(tally.overlap, audit.overlap)

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from onered.physics import Params, TableSpec, check_position
+from onered.physics import CushionModel, Params, TableSpec, check_position
 from onered.physics.geometry import TABLE_RANGES
 from onered.physics.params import PARAM_RANGES
 from onered.protocol.referee import parse_stroke
@@ -126,7 +126,28 @@ def test_a_ball_over_a_pocket_fall_is_off_the_table_for_both_protocols() -> None
 
 
 def test_every_params_field_is_settable() -> None:
-    assert set(PARAM_NAMES) == {f.name for f in fields(Params)} == set(PARAM_RANGES)
+    # every number has its range; the cushion model is a name (of CushionModel)
+    assert set(PARAM_NAMES) == {f.name for f in fields(Params)}
+    assert set(PARAM_NAMES) == {*PARAM_RANGES, "cushion_model"}
+
+
+@pytest.mark.parametrize("model", list(CushionModel))
+def test_the_cushion_model_is_chosen_by_name(model: CushionModel) -> None:
+    shot = parse_shot(_shot_with("params", "cushion_model", model.value))
+    assert shot.physics.cushion_model is model
+    assert shot.params == {"cushion_model": model.value}
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("stronge", r"^params\.cushion_model: must be one of mathavan2010, han2005, got 'stronge'"),
+        (1, r"^params\.cushion_model: expected a name, got 1"),
+    ],
+)
+def test_an_unknown_cushion_model_is_refused_by_name(value: object, message: str) -> None:
+    with pytest.raises(ShotProtocolError, match=message):
+        parse_shot(_shot_with("params", "cushion_model", value))
 
 
 def test_the_table_object_sets_the_pockets() -> None:
@@ -144,7 +165,7 @@ def test_the_table_object_sets_the_pockets() -> None:
     assert shot.table == {"corner_opening": 0.09, "middle_opening": 0.09}
 
 
-def _shot_with(key: str, name: str, value: float) -> dict[str, Any]:
+def _shot_with(key: str, name: str, value: object) -> dict[str, Any]:
     return {
         "balls": {"white": [0.9, 1.0]},
         "cue_ball": "white",
@@ -187,8 +208,8 @@ def test_tiny_gravity_is_refused_instead_of_sending_a_ball_to_infinity() -> None
 
 
 def test_a_ball_the_pockets_cannot_take_is_refused() -> None:
-    with pytest.raises(ShotProtocolError, match=r"^table: .*\(params\.R = 0\.02 m\)"):
-        parse_shot(_shot_with("params", "R", 0.02))
+    with pytest.raises(ShotProtocolError, match=r"^table: .*\(params\.R = 0\.035 m\)"):
+        parse_shot(_shot_with("params", "R", 0.035))
 
 
 def test_params_are_built_once_per_distinct_overrides() -> None:

@@ -279,8 +279,9 @@ def test_thousands_of_chained_shots_from_awkward_positions_stay_valid() -> None:
 def test_a_played_game_written_read_and_replayed_reaches_the_same_state(tmp_path: Path) -> None:
     simulator = PhysicsSimulator()
     game = Game(Match(target=40, players=("Ann", "Bob")), simulator)
-    # From the D at the red on its spot: the red comes to rest in the top-left pocket's jaws.
-    first = game.play(Action(strike=Strike(2.6, 88.9), placed=(0.889, 0.7)))
+    # From the D at the red on its spot: the red comes back down the table to rest in the
+    # bottom-left pocket's jaws.
+    first = game.play(Action(strike=Strike(3.1, 89.7), placed=(0.889, 0.7)))
     red = first.balls_after[Ball.RED]
     assert not on_surface(red), f"the opening stroke no longer leaves the red in the jaws: {red}"
     players = {"Ann": AIPlayer(STRENGTHS["beginner"], 5), "Bob": AIPlayer(STRENGTHS["beginner"], 6)}

@@ -441,10 +441,12 @@ def test_at_72_the_ai_plans_the_baulk_line_crossing(monkeypatch: pytest.MonkeyPa
 def test_in_the_window_the_crossing_look_ahead_finds_the_crossing() -> None:
     # The position of the crossing test at 90: a crossing is on, worth more than the
     # ordinary leave's share (which is all the look-ahead gives when it finds none).
+    # (Each value is a mean over 8 noisy plays of the best crossings; averaged over a few
+    # sets of draws, since one set may hold none that crosses.)
     game = real_game_at(CROSSING, score=(90, 10), break_=90, target=1000)
     searcher = AIPlayer(STRENGTHS["amateur"], 1).searcher
-    value = searcher.crossing_value(game.position, rng=random.Random(1))
-    assert value > searcher.leave_for(game.state, 0, fresh=False) + 0.5
+    values = [searcher.crossing_value(game.position, rng=random.Random(k)) for k in range(5)]
+    assert sum(values) / len(values) > searcher.leave_for(game.state, 0, fresh=False) + 0.5
 
 
 def test_the_lag_winner_chooses_order_by_measured_value(monkeypatch: pytest.MonkeyPatch) -> None:

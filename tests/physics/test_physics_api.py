@@ -12,6 +12,7 @@ import pytest
 
 from onered.physics import (
     EVENT_KINDS,
+    CushionModel,
     Event,
     EventKind,
     Launch,
@@ -261,6 +262,13 @@ def test_validation_codes_mirror_the_c_kernel() -> None:
         assert getattr(_engine, f"PLACE_{code.name}") == code.value
 
 
+def test_cushion_model_codes_mirror_the_c_kernel() -> None:
+    from onered.physics import _engine
+
+    for model in CushionModel:
+        assert getattr(_engine, f"CUSHION_{model.name}") == model.code
+
+
 def test_results_are_made_by_their_classes_constructors() -> None:
     result = simulate_batch(BALLS, "white", _launches(2))[0]
     assert type(result) is ShotResult
@@ -294,4 +302,10 @@ def test_the_engine_refuses_result_classes_its_construction_would_bypass() -> No
             pass
 
     with pytest.raises(TypeError, match="__post_init__"):
-        Context(P, _geometry_numbers(TableSpec()), (CheckedEvent, *_BUILDERS[1:]), MAX_EVENTS)
+        Context(
+            P,
+            _geometry_numbers(TableSpec()),
+            (CheckedEvent, *_BUILDERS[1:]),
+            MAX_EVENTS,
+            P.cushion_model.code,
+        )

@@ -80,7 +80,7 @@ def test_vertical_spin_decays_linearly_in_place() -> None:
 
 
 def test_side_spin_outlasts_the_roll() -> None:
-    v0, wz = 0.5, -60.0
+    v0, wz = 0.5, -120.0
     result = simulate({"white": (0.5, 0.3), **FAR}, "white", Launch((0.0, v0), (-v0 / P.R, 0, wz)))
     (roll_spin,) = _events(result, EventKind.ROLL_SPIN, "white")
     (spin_stop,) = _events(result, EventKind.SPIN_STOP, "white")

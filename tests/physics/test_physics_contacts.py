@@ -22,9 +22,11 @@ from typing import Any
 
 import pytest
 
-from onered.physics import Launch, Params, PhysicsInputError, simulate
+from onered.physics import CushionModel, Launch, Params, PhysicsInputError, simulate
 from onered.physics.audit import audit_shot
 from onered.physics.engine import _context
+from onered.physics.geometry import LEGACY_TABLE
+from onered.physics.params import LEGACY_DEFAULTS
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = Path(__file__).with_name("data") / "stress_regressions.jsonl"
@@ -69,11 +71,18 @@ def test_touching_balls_with_zero_normal_speed_do_not_pass_through_each_other() 
     assert len(contacts) >= 3  # the later contacts are found, not tunnelled through
 
 
+@pytest.mark.parametrize("model", ["as found", *(m.value for m in CushionModel)])
 @pytest.mark.parametrize("case", _regressions(), ids=lambda case: case["found"][:40])
-def test_stress_regression_inputs_stay_on_the_table_and_apart(case: dict[str, Any]) -> None:
+def test_stress_regression_inputs_stay_on_the_table_and_apart(
+    case: dict[str, Any], model: str
+) -> None:
+    # each input as found (on its engine's table and cushions), and with each cushion
+    # model on the table it was found on
     stress = _stress()
     tally = stress.Tally()
     shot = {k: v for k, v in case.items() if k != "found"}
+    if model != "as found":
+        shot["model"] = model
     stress.check_shot(shot, tally)
     assert tally.failures == []
     assert tally.overlap <= TOLERANCE
@@ -92,12 +101,13 @@ def test_a_quick_stress_run_finds_no_overlap_and_no_ball_off_the_table() -> None
 def test_every_rest_position_is_accepted_back_as_input() -> None:
     stress = _stress()
     for shot in stress.shots(7, 0, 300):
-        params = dataclasses.replace(Params(), e_b=shot["e_b"], e_c=shot["e_c"])
+        params, table = stress._params(shot), stress.table_of(shot)
         balls = {k: tuple(v) for k, v in shot["balls"].items()}
-        result = simulate(balls, "white", Launch(tuple(shot["v"]), tuple(shot["w"])), params)
+        launch = Launch(tuple(shot["v"]), tuple(shot["w"]))
+        result = simulate(balls, "white", launch, params, table)
         rest = {k: v for k, v in result.rest.items() if v is not None}
         flat = [c for p in rest.values() for c in p]
-        assert _context(params, stress.TABLE).validate(flat) is None
+        assert _context(params, table).validate(flat) is None
 
 
 def test_a_ball_frozen_on_a_cushion_and_spun_into_it_stays_on_the_table() -> None:
@@ -124,8 +134,10 @@ def test_balls_rolling_on_together_after_a_push_never_overlap() -> None:
         v=(0.09942878693860635, 0.0060186571083300465),
         w=(-67.66168873930238, 140.42699518874676, 619.6000257209329),
     )
-    params = dataclasses.replace(Params(), e_b=0.255411618683404, e_c=0.4546513839534442)
-    audit = audit_shot(simulate(balls, "white", launch, params), balls, params)
+    # (found on the table and cushions of an engine before ENGINE_VERSION 3)
+    params = dataclasses.replace(LEGACY_DEFAULTS, e_b=0.255411618683404, e_c=0.4546513839534442)
+    result = simulate(balls, "white", launch, params, LEGACY_TABLE)
+    audit = audit_shot(result, balls, params, LEGACY_TABLE)
     assert audit.overlap <= TOLERANCE
 
 

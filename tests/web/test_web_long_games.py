@@ -19,12 +19,12 @@ from hypothesis import strategies as st
 from web_support import Api
 
 from onered.physics import check_position
-from onered.table import BALL_RADIUS, D_CENTRE, D_RADIUS, LENGTH, POCKET_POINTS, on_surface
+from onered.table import BALL_RADIUS, D_CENTRE, D_RADIUS, POCKET_POINTS, on_surface
 
 #: A stroke from the D at the red on its spot that leaves the red at rest in the top-left
 #: pocket's jaws (centre beyond both cushion lines, short of the fall), found on this engine.
 JAW_PLACED = [0.889, 0.7]
-JAW_STRIKE = {"speed": 2.6, "aim": 88.9, "side": 0.0, "height": 0.0, "elevation": 0.0}
+JAW_STRIKE = {"speed": 3.1, "aim": 89.7, "side": 0.0, "height": 0.0, "elevation": 0.0}
 
 
 def new_play(api: Api, *, strength: str = "beginner", breaker: int = 0) -> tuple[str, str]:
@@ -59,8 +59,9 @@ def test_the_computer_plays_on_when_a_ball_rests_in_a_pockets_jaws(api: Api) -> 
     red = table["red"]
     assert red is not None
     assert in_jaws(red), f"the stroke no longer leaves the red in the jaws: {red}"
-    assert red[0] < BALL_RADIUS  # beyond the left cushion line, in the top-left pocket's jaws
-    assert red[1] > LENGTH - 0.1
+    # back down the table, beyond the bottom cushion line, in the bottom-left pocket's jaws
+    assert red[1] < BALL_RADIUS
+    assert red[0] < 0.1
     check_position({"red": (red[0], red[1])})
     assert r.body["game"]["state"]["to_play"] == "Bob"
     # The computer's turn from that position, and on until it is Ann's turn again.

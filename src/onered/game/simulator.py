@@ -103,7 +103,7 @@ class PhysicsSimulator:
         """``{"params": {...}, "table": {...}, "fingerprint": "..."}``: every field, so a
         replay needs no defaults, and the engine's :func:`fingerprint` on them."""
         return {
-            "params": asdict(self.params),
+            "params": self.params.as_json(),
             "table": asdict(self.table),
             "fingerprint": fingerprint(self.params, self.table),
         }
@@ -111,17 +111,22 @@ class PhysicsSimulator:
     @classmethod
     def from_description(cls, data: Mapping[str, Any]) -> PhysicsSimulator:
         """The simulator a record describes; ``ValueError`` (naming the field) when the
-        description does not fit this engine."""
-        from onered.physics import Params, PhysicsInputError, TableSpec
+        description does not fit this engine. Parameters without a cushion model were
+        written by an older engine and mean its table (``params_from_fields``)."""
+        from onered.physics import PhysicsInputError, TableSpec
+        from onered.physics.params import params_from_fields
 
         built: dict[str, Any] = {}  # a "fingerprint" is read by the replay, not here
-        for key, kind in (("params", Params), ("table", TableSpec)):
+        def table_from_fields(values: Mapping[str, Any]) -> TableSpec:
+            return TableSpec(**values)
+
+        for key, kind in (("params", params_from_fields), ("table", table_from_fields)):
             values = data.get(key, {})
             if not isinstance(values, Mapping):
                 raise ValueError(f"physics.{key}: expected an object, got {type(values).__name__}")
             try:
-                built[key] = kind(**values)
-            except TypeError as exc:
+                built[key] = kind(values)
+            except TypeError as exc:  # (an unknown field of the table)
                 raise ValueError(f"physics.{key}: {exc}") from None
             except PhysicsInputError as exc:
                 raise ValueError(f"physics.{key}: {exc}") from None

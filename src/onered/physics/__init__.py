@@ -1,9 +1,10 @@
 """onered.physics: an event-based simulation of the table (no fixed time step).
 
 Closed-form ball motion (sliding, rolling, spinning), exact event times, ball-ball
-collisions with restitution and throw, Han (2005) cushions and jaws, pockets, and a cue
-strike model. The event loop is a C extension (``_engine``); this package validates inputs
-and builds the results. Knows nothing of the rules of any game.
+collisions with restitution and throw, cushions and jaws after Mathavan et al. (2010) or
+Han (2005), pockets, and a cue strike model. The event loop is a C extension (``_engine``);
+this package validates inputs and builds the results. Knows nothing of the rules of any
+game.
 
 Entry points: :func:`simulate` (one stroke), :func:`simulate_batch` (many candidate
 strokes from one position), :func:`simulate_compact` (the same, lean results),
@@ -24,7 +25,7 @@ from onered.physics.engine import (
 )
 from onered.physics.errors import PhysicsError, PhysicsInputError
 from onered.physics.geometry import Knuckle, Line, PocketShape, TableGeometry, TableSpec
-from onered.physics.params import Params
+from onered.physics.params import CushionModel, Params
 from onered.physics.types import Event, EventKind, Launch, Segment, ShotResult, Strike
 
 __all__ = [
@@ -33,6 +34,7 @@ __all__ = [
     "EVENT_KINDS",
     "CompactBatch",
     "CompactShot",
+    "CushionModel",
     "Event",
     "EventKind",
     "Knuckle",

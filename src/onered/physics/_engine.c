@@ -138,10 +138,9 @@ static int read_doubles(PyObject *seq, double *out, Py_ssize_t n, const char *wh
 }
 
 /* The Params fields the kernel reads, by name, in kernel_set_phys's order. */
-static const char *const PHYS_NAMES[] = {"R", "m", "g", "mu_s", "mu_r", "mu_sp", "e_b", "e_c",
-                                         "f_c", "cushion_height", "mu_b_a", "mu_b_b",
-                                         "mu_b_c"};
-#define N_PHYS 13
+static const char *const PHYS_NAMES[N_PHYS_FIELDS] = {
+    "R", "m", "g", "mu_s", "mu_r", "mu_sp", "e_b", "e_c", "f_c", "cushion_height", "mu_b_a",
+    "mu_b_b", "mu_b_c", "e_c_fast", "e_c_speed"};
 
 static int set_builders(ContextObject *self, PyObject *b) {
     PyObject *ev, *seg, *res, *kinds, *cushions, *pockets, *dirs;
@@ -167,26 +166,30 @@ static int set_builders(ContextObject *self, PyObject *b) {
 }
 
 static int Context_init(ContextObject *self, PyObject *args, PyObject *kwds) {
-    static char *kwlist[] = {"params", "geometry", "builders", "max_events", NULL};
+    static char *kwlist[] = {"params", "geometry", "builders", "max_events", "cushion_model",
+                             NULL};
     PyObject *params, *geo_o, *builders;
     long max_events;
+    int model;
     if (self->ready) {
         PyErr_SetString(PyExc_RuntimeError, "Context is already initialised");
         return -1;
     }
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOO!l", kwlist, &params, &geo_o,
-                                     &PyTuple_Type, &builders, &max_events))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOO!li", kwlist, &params, &geo_o,
+                                     &PyTuple_Type, &builders, &max_events, &model))
         return -1;
-    double ph[N_PHYS];
-    for (int k = 0; k < N_PHYS; k++) {
+    double ph[N_PHYS_FIELDS];
+    for (int k = 0; k < N_PHYS_FIELDS; k++) {
         PyObject *v = PyObject_GetAttrString(params, PHYS_NAMES[k]);
         if (!v) return -1;
         ph[k] = PyFloat_AsDouble(v);
         Py_DECREF(v);
         if (ph[k] == -1.0 && PyErr_Occurred()) return -1;
     }
-    kernel_set_phys(&self->tb.ph, ph[0], ph[1], ph[2], ph[3], ph[4], ph[5], ph[6], ph[7], ph[8],
-                    ph[9], ph[10], ph[11], ph[12], max_events);
+    if (kernel_set_phys(&self->tb.ph, ph, model, max_events)) {
+        PyErr_Format(PyExc_ValueError, "cushion_model: unknown code %d", model);
+        return -1;
+    }
     PyObject *fast = PySequence_Fast(geo_o, "geometry");
     if (!fast) return -1;
     Py_ssize_t ng = PySequence_Fast_GET_SIZE(fast);
@@ -676,6 +679,11 @@ PyMODINIT_FUNC PyInit__engine(void) {
             Py_DECREF(mod);
             return NULL;
         }
+    if (PyModule_AddIntConstant(mod, "CUSHION_MATHAVAN2010", CUSHION_MATHAVAN2010) < 0 ||
+        PyModule_AddIntConstant(mod, "CUSHION_HAN2005", CUSHION_HAN2005) < 0) {
+        Py_DECREF(mod);
+        return NULL;
+    }
     Py_INCREF(&ContextType);
     if (PyModule_AddObject(mod, "Context", (PyObject *)&ContextType) < 0) {
         Py_DECREF(&ContextType);

@@ -28,10 +28,12 @@ class Context:
         geometry: Sequence[float],
         builders: tuple[object, ...],
         max_events: int,
+        cushion_model: int,
     ) -> None:
         """``params``: read by field name; ``geometry``: the flat layout of
         ``engine._geometry_numbers``; ``builders``: the result classes (called to build
-        results) and the name tables of ``engine._BUILDERS``."""
+        results) and the name tables of ``engine._BUILDERS``; ``cushion_model``: a
+        model's code (``CushionModel.code``, the ``CUSHION_*`` constants)."""
     def validate(self, positions: Sequence[float]) -> tuple[int, int, int] | None:
         """None, or (code, ball, other): a ``PLACE_*`` code (``engine.Placement``), the
         first ball that may not stand there and the pocket, cushion or ball in the way."""
@@ -54,6 +56,8 @@ PLACE_OVER_POCKET: int
 PLACE_CUSHION: int
 PLACE_JAW: int
 PLACE_BALL: int
+CUSHION_MATHAVAN2010: int
+CUSHION_HAN2005: int
 
 def first_entry(coefficients: Sequence[float], horizon: float) -> float:
     """The first t in [0, horizon] where c0 + c1 t + ... enters <= 0 from above (0 if it is

@@ -19,10 +19,13 @@ Model (the C kernel, ``kernel.c``, implements exactly this; ``_engine.c`` is its
 - **Ball-ball** collisions: equal masses, normal impulse with restitution ``e_b``,
   friction at the contact ``mu = mu_b_a + mu_b_b exp(-mu_b_c |slip|)`` (Alciatore TP A-14)
   limited to stopping the slip: cut- and spin-induced throw.
-- **Cushions and knuckles**: Han (2005), "Dynamics in carom and three cushion billiards"
-  (J. Mech. Sci. Tech. 19(4)), with the nose touching the ball at ``cushion_height``.
-  A rebound too slow to leave the cushion against the cloth friction pressing the ball
-  back (an excursion under 10 micrometres) settles the ball against the cushion instead.
+- **Cushions, jaw facings and knuckles**: the cushion model of ``Params.cushion_model``
+  (``cushion.c``, one C function per model): Mathavan, Jackson & Parkin (2010) by default
+  (the ball stays on the bed; friction at the cushion and at the bed; compression and
+  restitution integrated over the impulse), or Han (2005), with the nose touching the
+  ball at ``cushion_height``. A rebound too slow to leave the cushion against the cloth
+  friction pressing the ball back (an excursion under 10 micrometres) settles the ball
+  against the cushion instead.
 - **Pushes**: a ball pressed into another by cloth friction (a push stroke, or a ball with
   top spin just behind another) would bounce ever more often with ever smaller speeds.
   When a rebound would part the balls by less than 10 micrometres before they meet again,
@@ -86,6 +89,12 @@ varied strokes, 350 differ, 72 in their events). The canonical strokes of
 went from 1 to 2 and is hashed into the fingerprint: records made by the older engine replay
 with a notice instead of a false claim of bit-exactness.
 
+Changed with the real table (ENGINE_VERSION 3): the cushion models (Mathavan's by default),
+the measured cloth (mu_s 0.212, mu_r 0.0127, side spin slowing at 22 rad/s^2), a livelier
+restitution above 2.5 m/s, and pockets with 7-degree corner facings, 10 mm knuckles and a
+41 mm corner shelf: every simulated result changes. Records of older engines name no
+cushion model; they are read as Han's (``params_from_fields``) and replay with a notice.
+
 Determinism: one code path, IEEE doubles in a fixed order; the same inputs give
 bit-identical outputs.
 """
@@ -117,7 +126,7 @@ DIRECTIONS: tuple[str | None, ...] = (None, "in", "out")
 #: Largest spin surface speed R|w| (m/s) accepted; the largest launch speed is the cue's.
 MAX_SPIN_SPEED = 25.0
 #: Bumped whenever the engine's results change for some input (part of the replay fingerprint).
-ENGINE_VERSION = 2
+ENGINE_VERSION = 3
 #: A safety bound on events in one shot (physical shots have tens).
 MAX_EVENTS = 10_000
 
@@ -174,7 +183,9 @@ def _context(params: Params, table: TableSpec) -> Context:
         raise PhysicsInputError(
             f"params.mu_sp must be positive (spin would never stop), got {params.mu_sp!r}"
         )
-    return Context(params, _geometry_numbers(table), _BUILDERS, MAX_EVENTS)
+    return Context(
+        params, _geometry_numbers(table), _BUILDERS, MAX_EVENTS, params.cushion_model.code
+    )
 
 
 def _geometry_numbers(table: TableSpec) -> tuple[float, ...]:

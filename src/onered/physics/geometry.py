@@ -70,17 +70,17 @@ class TableSpec:
     length: float = table.LENGTH
     baulk_y: float = table.BAULK_Y
     corner_opening: float = 0.086
-    corner_facing_angle: float = 5.0
-    corner_knuckle_radius: float = 0.04
-    corner_jaw_depth: float = 0.06
+    corner_facing_angle: float = 7.0
+    corner_knuckle_radius: float = 0.01
+    corner_jaw_depth: float = 0.09
     corner_fall_radius: float = 0.045
-    corner_fall_depth: float = 0.055
+    corner_fall_depth: float = 0.086
     middle_opening: float = 0.080
     middle_facing_angle: float = 5.0
-    middle_knuckle_radius: float = 0.03
+    middle_knuckle_radius: float = 0.01
     middle_jaw_depth: float = 0.045
     middle_fall_radius: float = 0.04
-    middle_fall_depth: float = 0.045
+    middle_fall_depth: float = 0.0495
 
     def __post_init__(self) -> None:
         check_ranges("table", self, TABLE_RANGES)
@@ -318,3 +318,17 @@ def _check_ball_radius(spec: TableSpec, radius: float) -> None:
         k0, k1 = p.knuckles
         if math.dist(k0.centre, k1.centre) - k0.radius - k1.radius <= 2 * radius:
             raise PhysicsInputError(f"table: the {kind} pocket opening is narrower than a ball")
+
+
+#: The pockets of the engines before ``ENGINE_VERSION`` 3 (5-degree facings, 40 and 30 mm
+#: knuckles, falls close behind the mouths): for comparisons and for the stress
+#: regressions found on them.
+LEGACY_TABLE = TableSpec(
+    corner_facing_angle=5.0,
+    corner_knuckle_radius=0.04,
+    corner_jaw_depth=0.06,
+    corner_fall_depth=0.055,
+    middle_facing_angle=5.0,
+    middle_knuckle_radius=0.03,
+    middle_fall_depth=0.045,
+)

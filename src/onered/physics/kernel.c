@@ -18,11 +18,9 @@
  *  - Ball-ball: equal masses, restitution e_b on the normal impulse, Coulomb friction at
  *    the contact with Alciatore's fit mu = a + b exp(-c v_slip) (TP A-14), capped where
  *    the slip would stop: this gives cut- and spin-induced throw.
- *  - Ball-cushion: Han (2005), "Dynamics in carom and three cushion billiards", JMST 19:
- *    impulse at the nose contact, an angle theta above the equator (sin theta =
- *    (h - R) / R), restitution e_c along the contact normal, friction f_c (or sticking)
- *    in the tangent plane; the vertical velocity the impulse would give is absorbed by
- *    the table. The same model is used for the rounded knuckles of the jaws.
+ *  - Ball-cushion: a cushion model of cushion.c (Mathavan et al. 2010 by default, Han 2005
+ *    on request), in the frame of the contact; the same model is used for the jaw facings
+ *    and the rounded knuckles. A rebound too slow to leave against the cloth settles.
  *
  * Everything is plain IEEE double arithmetic in a fixed order, so results are
  * bit-identical from run to run (build with -ffp-contract=off, no -ffast-math).
@@ -599,41 +597,22 @@ static void resolve_pair(Sim *S, int i, int j, double t) {
     set_state(B, P, t, x2, y2, cx, cy, -cy / R, cx / R, B->wz);
 }
 
-/* Han (2005) cushion impulse for a ball touching a cushion whose direction from the ball
- * centre is (Nx, Ny) (unit, horizontal). */
+/* A ball touching a cushion, jaw facing or knuckle whose direction from the ball centre is
+ * (Nx, Ny) (unit, horizontal): the chosen cushion model (cushion.c) in the contact frame. */
 static void resolve_cushion(Sim *S, int i, double t, double Nx, double Ny) {
     const Phys *P = &S->tb->ph;
     Ball *b = &S->b[i];
-    const double R = P->R, m = P->m, I = P->I, st = P->sin_t, ct = P->cos_t;
+    const double R = P->R;
     double x, y, vx, vy, w[3];
     pos_at(b, t, &x, &y);
     vel_at(b, t, &vx, &vy);
     spin_at(b, t, w);
     /* cushion frame: X towards the cushion, Y = z x X along it, Z up */
     const double Tx = -Ny, Ty = Nx;
-    double u = vx * Nx + vy * Ny, v = vx * Tx + vy * Ty;
-    double ox = w[0] * Nx + w[1] * Ny, oy = w[0] * Tx + w[1] * Ty, oz = w[2];
-    /* contact I at R (cos t, 0, sin t); normal approach speed there is u cos t */
-    double c = u * ct;
-    double Pn = c > 0 ? (1 + P->e_c) * m * c : 0;
-    /* slip at I in the tangent plane, along t1 = (-sin t, 0, cos t) and Y */
-    double s1 = -u * st - R * oy;
-    double s2 = v + R * (oz * ct - ox * st);
-    double s = norm2(s1, s2);
-    double p1 = 0, p2 = 0;
-    if (s > 0 && Pn > 0) {
-        double Pt = fmin(P->f_c * Pn, 2 * m * s / 7);  /* sliding, or sticking if less */
-        p1 = -Pt * s1 / s;
-        p2 = -Pt * s2 / s;
-    }
-    /* total impulse on the ball: -Pn (cos t, 0, sin t) + p1 (-sin t, 0, cos t) + p2 Y */
-    double PX = -Pn * ct - p1 * st, PY = p2, PZ = -Pn * st + p1 * ct;
-    u += PX / m;
-    v += PY / m;  /* the vertical part PZ / m is absorbed by the table */
-    if (u > 0) u = 0;  /* (only for e_c near 0) the cushion never lets the ball on */
-    ox += R * (-st * PY) / I;
-    oy += R * (st * PX - ct * PZ) / I;
-    oz += R * (ct * PY) / I;
+    CushionState s = {vx * Nx + vy * Ny, vx * Tx + vy * Ty, w[0] * Nx + w[1] * Ny,
+                      w[0] * Tx + w[1] * Ty, w[2]};
+    P->resolve(&P->cushion, &s);
+    double u = s.u, v = s.v, ox = s.wx, oy = s.wy, oz = s.wz;
     /* A slow rebound against friction pushing the ball back into the cushion would make
      * endless tiny bounces: settle it against the cushion instead (no normal velocity, no
      * normal slip). This only removes energy. */
@@ -861,12 +840,11 @@ int kernel_check_positions(const Table *tb, const double *pos, ptrdiff_t n, ptrd
 
 /* ------------------------------------------------------------------ setup */
 
-void kernel_set_phys(Phys *P, double R, double m, double g, double mu_s, double mu_r,
-                     double mu_sp, double e_b, double e_c, double f_c, double h, double mu_b_a,
-                     double mu_b_b, double mu_b_c, long max_events) {
-    P->R = R; P->m = m; P->g = g; P->mu_s = mu_s; P->mu_r = mu_r; P->mu_sp = mu_sp;
-    P->e_b = e_b; P->e_c = e_c; P->f_c = f_c; P->h = h;
-    P->mu_b_a = mu_b_a; P->mu_b_b = mu_b_b; P->mu_b_c = mu_b_c;
+int kernel_set_phys(Phys *P, const double *p, int model, long max_events) {
+    P->R = p[0]; P->m = p[1]; P->g = p[2]; P->mu_s = p[3]; P->mu_r = p[4]; P->mu_sp = p[5];
+    P->e_b = p[6]; P->e_c = p[7]; P->f_c = p[8]; P->h = p[9];
+    P->mu_b_a = p[10]; P->mu_b_b = p[11]; P->mu_b_c = p[12];
+    P->e_c_fast = p[13]; P->e_c_speed = p[14];
     P->max_events = max_events;
     P->I = 0.4 * P->m * P->R * P->R;
     P->slide_dec = P->mu_s * P->g;
@@ -875,6 +853,11 @@ void kernel_set_phys(Phys *P, double R, double m, double g, double mu_s, double 
     P->ang_slide = 5 * P->mu_s * P->g / (2 * P->R);
     P->sin_t = (P->h - P->R) / P->R;
     P->cos_t = sqrt(1 - P->sin_t * P->sin_t);
+    CushionPhys C = {P->R, P->m, P->I, P->sin_t, P->cos_t, P->e_c, P->e_c_fast, P->e_c_speed,
+                     P->f_c, P->mu_s};
+    P->cushion = C;
+    P->resolve = cushion_model(model);
+    return P->resolve ? 0 : -1;
 }
 
 static Line make_line(const double *g) {

@@ -8,6 +8,8 @@
 
 #include <stddef.h>
 
+#include "cushion.h"
+
 #define N_CUSHIONS 6
 #define N_POCKETS 6
 #define MAX_OUTLINE 64
@@ -27,12 +29,15 @@ enum {
 
 typedef struct {
     double R, m, g, mu_s, mu_r, mu_sp, e_b, e_c, f_c, h, mu_b_a, mu_b_b, mu_b_c;
+    double e_c_fast, e_c_speed;
     double I;          /* 2/5 m R^2 */
     double slide_dec;  /* mu_s g */
     double roll_dec;   /* mu_r g */
     double spin_dec;   /* 5 mu_sp g / (2R) */
     double ang_slide;  /* 5 mu_s g / (2R) */
     double sin_t, cos_t;
+    CushionPhys cushion;       /* what the cushion model reads */
+    CushionModelFn resolve;    /* the cushion model */
     long max_events;
 } Phys;
 
@@ -93,10 +98,12 @@ typedef struct {
     int oom;       /* set when an output buffer could not grow */
 } Sim;
 
-/* Physical parameters: the inputs, then the derived values (kernel_set_phys fills them). */
-void kernel_set_phys(Phys *P, double R, double m, double g, double mu_s, double mu_r,
-                     double mu_sp, double e_b, double e_c, double f_c, double h, double mu_b_a,
-                     double mu_b_b, double mu_b_c, long max_events);
+/* Physical parameters: the inputs, then the derived values (kernel_set_phys fills them).
+ * p: R, m, g, mu_s, mu_r, mu_sp, e_b, e_c, f_c, cushion height, mu_b_a, mu_b_b, mu_b_c,
+ * e_c_fast, e_c_speed (the fields of onered.physics.Params, in _engine.c's PHYS_NAMES
+ * order); model: a cushion model code (cushion.h). Returns 0, or -1 for an unknown model. */
+#define N_PHYS_FIELDS 15
+int kernel_set_phys(Phys *P, const double *p, int model, long max_events);
 
 /* The table from its flat layout (the one engine.py's _geometry_numbers writes):
  *   baulk_y;

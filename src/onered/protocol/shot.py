@@ -16,9 +16,10 @@ Decisions where the protocol page is silent (``docs/shot-protocol.md`` has them 
   ``params`` and ``table``: an unknown name there is an error (a misspelt override silently
   ignored would simulate another table than the one asked for).
 - ``side`` and ``height`` default to 0 like ``elevation``; ``aim`` is any finite angle.
-- ``params`` may set every field of the engine's ``Params``, ``table`` the pocket fields of
-  its ``TableSpec``; their physical ranges live there (``PARAM_RANGES``, ``TABLE_RANGES``)
-  and their errors, ``params.<name>: ...`` and ``table.<name>: ...``, are this protocol's.
+- ``params`` may set every field of the engine's ``Params`` (``cushion_model`` by its name,
+  ``"mathavan2010"`` or ``"han2005"``), ``table`` the pocket fields of its ``TableSpec``;
+  their physical ranges live there (``PARAM_RANGES``, ``TABLE_RANGES``) and their errors,
+  ``params.<name>: ...`` and ``table.<name>: ...``, are this protocol's.
 - "On the table" is the engine's :func:`onered.physics.check_position` with the shot's
   parameters and table: a ball may stand wherever the engine can leave one, hanging over a
   pocket's jaws included, and balls may touch but not overlap (1e-6 m of slack). So every
@@ -49,6 +50,7 @@ from onered.physics import (
     strike_to_launch,
 )
 from onered.physics.cue import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET, MIN_ELEVATION
+from onered.physics.params import params_with
 from onered.physics.types import Event, Launch, ShotResult, Strike
 from onered.protocol.json_fields import (
     ProtocolError,
@@ -94,7 +96,7 @@ class ShotInput:
     balls: Mapping[str, Point]
     cue_ball: str
     cue: Strike | Launch
-    params: Mapping[str, float]
+    params: Mapping[str, float | str]
     seed: int | None = None
     table: Mapping[str, float] = field(default_factory=lambda: _NO_OVERRIDES)
     physics: Params = DEFAULT_PARAMS
@@ -129,26 +131,40 @@ def _object(value: object, where: str) -> dict[str, Any]:
 # --- the fields ---------------------------------------------------------------------------
 
 
-def _overrides(value: object, where: str, known: tuple[str, ...]) -> dict[str, float]:
+#: ``params`` fields that take a name rather than a number.
+_NAMED = frozenset({"cushion_model"})
+
+
+def _overrides(value: object, where: str, known: tuple[str, ...]) -> dict[str, float | str]:
     if value is None:
         return {}
     raw = _object(value, where)
-    out: dict[str, float] = {}
+    out: dict[str, float | str] = {}
     for name, v in raw.items():
         if name not in known:
             raise ShotProtocolError(
                 f"{where}: unknown parameter {name!r} (known: {', '.join(known)})"
             )
-        out[name] = number(v, f"{where}.{name}")
+        if name in _NAMED:
+            if not isinstance(v, str):
+                raise ShotProtocolError(f"{where}.{name}: expected a name, got {show(v)}")
+            out[name] = v  # the engine checks the name (PhysicsInputError names the choices)
+        else:
+            out[name] = number(v, f"{where}.{name}")
     return out
 
 
+def _numbers(overrides: dict[str, float | str]) -> dict[str, float]:
+    """Overrides that are all numbers (the table's: it names nothing)."""
+    return {k: v for k, v in overrides.items() if not isinstance(v, str)}
+
+
 @lru_cache(maxsize=256)
-def _engine_params(overrides: tuple[tuple[str, float], ...]) -> Params:
+def _engine_params(overrides: tuple[tuple[str, float | str], ...]) -> Params:
     """``Params`` with the overrides, checked (against the ranges of ``Params``) once per
     distinct set of overrides."""
     try:
-        return Params(**dict(overrides))
+        return params_with(dict(overrides))
     except PhysicsInputError as exc:
         raise ShotProtocolError(str(exc)) from None
 
@@ -285,7 +301,7 @@ def _parse(obj: object) -> ShotInput:
         raise ShotProtocolError(f"expected a JSON object, got {type_name(obj)}")
     raw: dict[str, Any] = obj
     params = _overrides(raw.get("params"), "params", PARAM_NAMES)
-    table = _overrides(raw.get("table"), "table", TABLE_NAMES)
+    table = _numbers(_overrides(raw.get("table"), "table", TABLE_NAMES))
     physics = _engine_params(tuple(sorted(params.items()))) if params else DEFAULT_PARAMS
     spec = _engine_table(tuple(sorted(table.items()))) if table else DEFAULT_TABLE
     if params or table:  # (the defaults fit: the engine's own tests build them)

@@ -90,6 +90,7 @@ def parse_assignments(text: str, what: str) -> tuple[tuple[str, float], ...]:
 def check_physics(physics: tuple[tuple[str, float], ...], what: str = "--physics") -> None:
     """Each name a field of :class:`~onered.physics.Params`, each value within its range."""
     from onered.physics import Params, PhysicsInputError
+    from onered.physics.params import params_with
 
     known = {f.name for f in fields(Params)}
     for name, _ in physics:
@@ -99,7 +100,7 @@ def check_physics(physics: tuple[tuple[str, float], ...], what: str = "--physics
                 f"{', '.join(sorted(known))})"
             )
     try:
-        Params(**dict(physics))
+        params_with(dict(physics))
     except PhysicsInputError as exc:
         raise StudyError(f"{what}: {exc}") from None
 

@@ -82,9 +82,9 @@ def build_player(
 
 
 def _params(physics: tuple[tuple[str, float], ...]) -> Params:
-    from onered.physics import Params
+    from onered.physics.params import params_with
 
-    return Params(**dict(physics))
+    return params_with(dict(physics))
 
 
 def run_task(spec: Spec, index: int) -> Rows:
