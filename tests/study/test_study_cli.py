@@ -31,6 +31,11 @@ def test_a_study_in_one_command_says_where_its_report_is(
         (["games", "--p1", "ai:pro,reach=3"], "unknown parameter 'reach'"),
         (["games", "--physics", "e_c=2"], "--physics: params.e_c: must lie in [0, 1], got 2.0"),
         (["games", "--physics", "spin=2"], "--physics: 'spin' is not a physical parameter"),
+        (
+            ["games", "--physics", "cushion_model=x,e_c=0.85"],
+            "--physics: params.cushion_model: must be one of mathavan2010, han2005, got 'x'",
+        ),
+        (["games", "--physics", "e_c=han2005"], "--physics: e_c: expected a number, got 'han2005'"),
         (["games", "--seed", "-1"], "--seed: expected a whole number in [0, 2^63)"),
         (["games", "--jobs", "0"], "--jobs: expected a number of workers in [1, 4096], got 0"),
         (["games", "--address", "127.0.0.1:1"], "--address: only with --backend ray"),
@@ -51,6 +56,21 @@ def test_a_study_in_one_command_says_where_its_report_is(
         (["sweep", "--param", "e_c", "--values", "1.5"], "--values (e_c): params.e_c: must lie"),
         (["sweep", "--param", "noise.aim", "--values", "20"], "noise.aim: expected a value"),
         (["sweep", "--steps", "0"], "--steps: expected a number in [1, 1000], got 0"),
+        (
+            ["sweep", "--param", "cushion_model", "--from", "0.7"],
+            "--from: cushion_model takes names, not a range of numbers; give them with --values "
+            "(one or more of mathavan2010,han2005)",
+        ),
+        (
+            ["sweep", "--param", "cushion_model", "--to", "1", "--steps", "3"],
+            "--to/--steps: cushion_model takes names, not a range of numbers",
+        ),
+        (
+            ["sweep", "--param", "cushion_model", "--values", "mathavan2010,hann"],
+            "--values (cushion_model): params.cushion_model: must be one of mathavan2010, "
+            "han2005, got 'hann'",
+        ),
+        (["sweep", "--param", "e_c", "--values", "han2005"], "--values: expected numbers"),
         ([], "choose a kind: games, shots or sweep"),
     ],
 )
@@ -92,6 +112,39 @@ def test_the_defaults_are_the_specs_defaults() -> None:
     assert _spec(parser.parse_args(["study", "games"])) == GamesSpec()
     assert _spec(parser.parse_args(["study", "shots"])) == ShotsSpec()
     assert _spec(parser.parse_args(["study", "sweep"])) == SweepSpec()
+
+
+def test_the_cushion_model_is_given_by_name() -> None:
+    from onered.cli import build_parser
+    from onered.cli.study import _spec
+    from onered.study import GamesSpec, SweepSpec
+
+    parser = build_parser()
+    args = parser.parse_args(["study", "games", "--physics", "cushion_model=han2005,e_c=0.85"])
+    spec = _spec(args)
+    assert spec == GamesSpec(physics=(("cushion_model", "han2005"), ("e_c", 0.85)))
+    spec.check()
+    sweep = _spec(parser.parse_args(["study", "sweep", "--param", "cushion_model"]))
+    assert sweep == SweepSpec(param="cushion_model", values=("mathavan2010", "han2005"))
+    sweep.check()  # every model when no --values is given
+
+
+def test_a_games_study_on_hans_cushions_records_its_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    argv = [
+        "study", "games", "--p1", "ai:beginner", "--p2", "ai:novice", "--games", "1",
+        "--target", "4", "--max-strokes", "40", "--physics", "cushion_model=han2005,e_c=0.85",
+        "--jobs", "1", "--no-progress", "--out", str(tmp_path),
+    ]  # fmt: skip
+    assert main(argv) == 0
+    summary = json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))
+    assert summary["study"]["physics"] == [["cushion_model", "han2005"], ["e_c", 0.85]]
+    assert summary["params"]["cushion_model"] == "han2005"  # every field, defaults included
+    assert summary["params"]["e_c"] == 0.85
+    assert summary["games"] == 1
 
 
 def test_the_python_api_names_an_unknown_setting(tmp_path: Path) -> None:

@@ -105,6 +105,52 @@ def test_a_sweep_has_a_value_column_and_its_plots(tmp_path: Path) -> None:
     assert (tmp_path / "report" / "sweep.png").exists()
 
 
+def test_a_sweep_over_the_cushion_models_runs_end_to_end(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from onered.cli import main
+
+    models = ["mathavan2010", "han2005"]
+    argv = [
+        "study", "sweep", "--param", "cushion_model", "--values", ",".join(models),
+        "--p1", "ai:beginner", "--p2", "ai:novice", "--games", "1", "--target", "10",
+        "--max-strokes", "60", "--jobs", "1", "--no-progress", "--out", str(tmp_path),
+    ]  # fmt: skip
+    assert main(argv) == 0
+    assert f"report: {tmp_path / 'report' / 'index.html'}" in capsys.readouterr().out
+    result = load(tmp_path)
+    assert result.spec == SweepSpec(
+        param="cushion_model", values=tuple(models), p1="ai:beginner", p2="ai:novice", games=1,
+        target=10, max_strokes=60,
+    )  # fmt: skip
+    # the names in a string column, in every part and in the tables put together
+    for table in ("games", "strokes"):
+        assert str(pq.read_schema(tmp_path / f"{table}.parquet").field("value").type) == "string"
+        for part in ("000000", "000001"):
+            schema = pq.read_schema(tmp_path / "parts" / part / f"{table}.parquet")
+            assert str(schema.field("value").type) == "string"
+    assert result.games["value"].tolist() == models
+    assert set(result.strokes["value"]) == set(models)
+    assert result.games["value_index"].tolist() == [0, 1]
+    values = result.summary["values"]
+    assert [v["value"] for v in values] == models
+    assert [v["params"]["cushion_model"] for v in values] == models  # the table of each value
+    assert result.summary["categorical"] is True
+    assert [v["games"] for v in values] == [1, 1]
+    assert result.report is not None
+    page = result.report.read_text(encoding="utf-8")
+    for name in ("sweep.png", "sweep-breaks.png"):
+        assert f'src="{name}"' in page
+        assert (tmp_path / "report" / name).stat().st_size > 1000
+    # resumed: a lost part is played again, equal to the first time
+    import shutil
+
+    shutil.rmtree(tmp_path / "parts" / "000001")
+    again = run_study(result.spec, tmp_path, jobs=1, report=False)
+    for table in ("games", "strokes"):
+        pd.testing.assert_frame_equal(again.tables[table], result.tables[table])
+
+
 def test_a_failing_task_is_named_and_the_others_are_kept(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

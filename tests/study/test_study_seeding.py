@@ -26,7 +26,13 @@ from onered.study import (
     run_study,
     task_seed,
 )
-from onered.study.spec import parse_assignments, spec_from_json, to_json
+from onered.study.spec import (
+    named_params,
+    parse_assignments,
+    parse_physics,
+    spec_from_json,
+    to_json,
+)
 from onered.study.store import Folder
 from onered.study.work import run_task
 
@@ -57,9 +63,11 @@ def test_a_tasks_rows_do_not_depend_on_the_tasks_run_before_it(order: list[int])
 
 
 _names = st.sampled_from(["e_c", "mu_r", "f_c"])
-_physics = st.dictionaries(_names, st.floats(0.01, 0.09), max_size=2).map(
-    lambda d: tuple(sorted(d.items()))
-)
+_models = st.sampled_from(["mathavan2010", "han2005"])
+_physics = st.tuples(
+    st.dictionaries(_names, st.floats(0.01, 0.09), max_size=2),
+    st.lists(_models, max_size=1),
+).map(lambda d: (*sorted(d[0].items()), *(("cushion_model", m) for m in d[1])))
 SPECS = st.one_of(
     st.builds(
         GamesSpec,
@@ -83,6 +91,12 @@ SPECS = st.one_of(
         param=st.sampled_from(["e_c", "noise.aim"]),
         values=st.lists(st.floats(0.0, 1.0), min_size=1, max_size=5).map(tuple),
         who=st.sampled_from(["both", "p1"]),
+    ),
+    st.builds(
+        SweepSpec,
+        param=st.just("cushion_model"),
+        values=st.lists(_models, min_size=1, max_size=3).map(tuple),
+        physics=_physics,
     ),
 )
 
@@ -111,6 +125,57 @@ def test_a_spec_of_another_format_is_refused() -> None:
 def test_bad_assignments_are_named(text: str, message: str) -> None:
     with pytest.raises(StudyError, match=message):
         parse_assignments(text, "--physics")
+
+
+def test_the_cushion_model_is_read_by_name_and_the_others_as_numbers() -> None:
+    assert named_params() == {"cushion_model": ("mathavan2010", "han2005")}
+    assert parse_physics("cushion_model=han2005, e_c=0.85") == (
+        ("cushion_model", "han2005"),
+        ("e_c", 0.85),
+    )
+    with pytest.raises(StudyError, match="--physics: e_c: expected a number, got 'han2005'"):
+        parse_physics("e_c=han2005")
+    with pytest.raises(StudyError, match="--physics: a name is given twice"):
+        parse_physics("cushion_model=han2005,cushion_model=han2005")
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        (
+            GamesSpec(physics=(("cushion_model", "han"),)),
+            r"--physics: params.cushion_model: must be one of mathavan2010, han2005, got 'han'",
+        ),
+        (
+            SweepSpec(param="cushion_model"),  # the default values are numbers
+            r"--values \(cushion_model\): params.cushion_model: must be one of .*, got 0.7",
+        ),
+        (
+            SweepSpec(param="cushion_model", values=("han2005", "x")),
+            r"--values \(cushion_model\): .* got 'x'",
+        ),
+        (SweepSpec(param="e_c", values=(0.8, "han2005")), r"--values \(e_c\): expected a number"),
+        (SweepSpec(param="noise.aim", values=("0.1",)), r"--values \(noise.aim\): expected a num"),
+    ],
+)
+def test_a_value_of_the_wrong_kind_is_named(spec: GamesSpec | SweepSpec, message: str) -> None:
+    with pytest.raises(StudyError, match=message):
+        spec.check()
+
+
+def test_a_sweep_of_the_cushion_model_changes_the_table() -> None:
+    from onered.physics import CushionModel
+
+    spec = SweepSpec(
+        param="cushion_model",
+        values=("mathavan2010", CushionModel.HAN2005),  # the model itself is a name too
+        physics=(("cushion_model", "han2005"), ("e_c", 0.85)),
+    )
+    spec.check()
+    assert spec.categorical
+    assert not SweepSpec().categorical
+    assert spec.physics_at("mathavan2010") == (("e_c", 0.85), ("cushion_model", "mathavan2010"))
+    assert spec_from_json(json.loads(json.dumps(to_json(spec)))) == spec
 
 
 def test_a_sweep_of_a_player_parameter_changes_the_players_named() -> None:

@@ -15,6 +15,8 @@ EPILOG = """examples:
   onered study games --p1 ai:pro --p2 ai:amateur --games 200 --target 100
   onered study shots --shot pot --pocket top_right --player ai:amateur
   onered study sweep --param e_c --from 0.7 --to 0.95 --steps 6 --games 10
+  onered study sweep --param cushion_model --values mathavan2010,han2005
+  onered study games --physics cushion_model=han2005,e_c=0.85
   onered study games --backend ray --address 127.0.0.1:6379
 the report lands in <out>/report/index.html (default out: ./onered-study/<kind>)"""
 
@@ -30,7 +32,12 @@ def _common(p: argparse.ArgumentParser, kind: str) -> None:
     p.add_argument("--backend", choices=("local", "ray"), default="local", help="default local")
     p.add_argument("--address", help="with --backend ray: join the cluster at HOST:PORT")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    p.add_argument("--physics", default="", metavar="NAME=V,...", help="table parameters")
+    p.add_argument(
+        "--physics",
+        default="",
+        metavar="NAME=V,...",
+        help="table parameters: numbers, the cushion model by name (cushion_model=han2005)",
+    )
 
 
 def _game_settings(p: argparse.ArgumentParser, games: int, p1: str, p2: str) -> None:
@@ -97,13 +104,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="one physical or player parameter over a range",
         description="A physical parameter (a field of onered.physics.Params, e.g. e_c, mu_r) "
         "or a player parameter (noise.aim, noise.speed, noise.tip, continuation) over a range; "
-        f"--games games at each value. {players}",
+        "or the cushion model over its names (--param cushion_model --values "
+        "mathavan2010,han2005; every model without --values); --games games at each value. "
+        f"{players}",
     )
     sweep.add_argument("--param", default="e_c", help="the parameter (default e_c)")
-    sweep.add_argument("--values", metavar="V1,V2,...", help="the values (or --from/--to)")
-    sweep.add_argument("--from", dest="start", type=float, default=0.7, help="first value")
-    sweep.add_argument("--to", dest="stop", type=float, default=0.94, help="last value")
-    sweep.add_argument("--steps", type=int, default=4, help="values from --from to --to (4)")
+    sweep.add_argument(
+        "--values", metavar="V1,V2,...", help="the values, numbers or names (or --from/--to)"
+    )
+    sweep.add_argument("--from", dest="start", type=float, help="first value (default 0.7)")
+    sweep.add_argument("--to", dest="stop", type=float, help="last value (default 0.94)")
+    sweep.add_argument("--steps", type=int, help="values from --from to --to (default 4)")
     sweep.add_argument(
         "--who", choices=("both", "p1"), default="both", help="whom a player parameter changes"
     )
@@ -125,9 +136,9 @@ def _floats(text: str, n: int | None, what: str) -> tuple[float, ...]:
 
 def _spec(args: argparse.Namespace) -> Any:
     from onered.study import GamesSpec, ShotKind, ShotsSpec, StudyError, SweepSpec, Vary
-    from onered.study.spec import parse_assignments
+    from onered.study.spec import parse_physics
 
-    physics = parse_assignments(args.physics, "--physics")
+    physics = parse_physics(args.physics)
     if args.kind in ("games", "sweep"):
         games: dict[str, Any] = {
             "p1": args.p1,
@@ -162,15 +173,40 @@ def _spec(args: argparse.Namespace) -> Any:
             physics=physics,
             seed=args.seed,
         )
+    return SweepSpec(param=args.param, values=_sweep_values(args), who=args.who, **games)
+
+
+#: ``--from``, ``--to``, ``--steps`` when not given (the spec's default values).
+START, STOP, STEPS = 0.7, 0.94, 4
+
+
+def _sweep_values(args: argparse.Namespace) -> tuple[float | str, ...]:
+    """The values of a sweep: ``--values`` (numbers; names for a parameter that takes
+    them, the cushion model), or ``--steps`` numbers from ``--from`` to ``--to``. A range
+    of a parameter that takes names is refused, naming the flags given and the names."""
+    from onered.study.spec import StudyError, named_params
+
+    names = named_params().get(args.param)
+    if names is not None:
+        flags = {"--from": args.start, "--to": args.stop, "--steps": args.steps}
+        given = [flag for flag, value in flags.items() if value is not None]
+        if given:
+            raise StudyError(
+                f"{'/'.join(given)}: {args.param} takes names, not a range of numbers; "
+                f"give them with --values (one or more of {','.join(names)})"
+            )
+        if not args.values:
+            return names
+        return tuple(v.strip() for v in args.values.split(","))
     if args.values:
-        values = _floats(args.values, None, "--values")
-    else:
-        if not 1 <= args.steps <= 1000:
-            raise StudyError(f"--steps: expected a number in [1, 1000], got {args.steps}")
-        n = args.steps
-        values = tuple(args.start + (args.stop - args.start) * k / max(1, n - 1) for k in range(n))
-        values = tuple(round(v, 12) for v in values)
-    return SweepSpec(param=args.param, values=values, who=args.who, **games)
+        return _floats(args.values, None, "--values")
+    start = START if args.start is None else args.start
+    stop = STOP if args.stop is None else args.stop
+    n = STEPS if args.steps is None else args.steps
+    if not 1 <= n <= 1000:
+        raise StudyError(f"--steps: expected a number in [1, 1000], got {n}")
+    values = tuple(start + (stop - start) * k / max(1, n - 1) for k in range(n))
+    return tuple(round(v, 12) for v in values)
 
 
 def run(args: argparse.Namespace) -> int:

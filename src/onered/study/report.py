@@ -2,8 +2,9 @@
 
 Games and sweeps: the score progression of every game and the distribution of breaks in
 the classes of ``onered.stats``; sweeps: points per visit, mean break and fouls against the
-value. Shots: outcome maps drawn on the table (its cushions, pockets, baulk line, D and
-spots from ``onered.physics`` and ``onered.table``), one cell per position.
+value (bars, one group per name, for a categorical sweep such as the cushion model).
+Shots: outcome maps drawn on the table (its cushions, pockets, baulk line, D and spots
+from ``onered.physics`` and ``onered.table``), one cell per position.
 """
 
 from __future__ import annotations
@@ -116,10 +117,19 @@ def plot_breaks(spec: GamesSpec, strokes: pd.DataFrame, folder: Path) -> str:
 # --- sweeps -------------------------------------------------------------------------------
 
 
+def value_label(value: object) -> str:
+    """A swept value as a tick label: a number in its shortest form, a name as it is."""
+    return f"{value:g}" if isinstance(value, int | float) else str(value)
+
+
 def plot_sweep(spec: SweepSpec, summary: dict[str, Any], folder: Path) -> str:
     """Points per visit (with its standard error), mean break and fouls per visit against
     the swept value: of both players together when the value applies to both players of
-    the same level, else of each player."""
+    the same level, else of each player. Numbers on a numeric axis joined by lines; the
+    names of a categorical sweep (the cushion model) as bars side by side, one group per
+    name, since nothing lies between two models."""
+    import numpy as np
+
     fig = _figure(11, 3.8)
     axes = fig.subplots(1, 3)
     rows = summary["values"]
@@ -137,29 +147,48 @@ def plot_sweep(spec: SweepSpec, summary: dict[str, Any], folder: Path) -> str:
             for n in NAMES
         ]
     )
+    slots = np.arange(len(values))
+    width = 0.8 / len(lines)
     for ax, key, title in zip(
         axes,
         ("points_per_visit", "mean_break", "fouls_per_visit"),
         ("points per visit (± s.e.)", "mean break (scoring visits)", "fouls per visit"),
         strict=True,
     ):
-        for name, label, figures in lines:
+        for j, (name, label, figures) in enumerate(lines):
             ys = [float("nan") if f[key] is None else f[key] for f in figures]
             colour = COLOURS.get(name, "#1f4e9e")
-            if key == "points_per_visit":
-                errors = [
+            errors = (
+                [
                     0.0 if f["points_per_visit_se"] is None else f["points_per_visit_se"]
                     for f in figures
                 ]
+                if key == "points_per_visit"
+                else None
+            )
+            if spec.categorical:
+                ax.bar(
+                    slots + (j - (len(lines) - 1) / 2) * width,
+                    ys,
+                    width=width,
+                    yerr=errors,
+                    capsize=3,
+                    color=colour,
+                    label=label,
+                )
+            elif errors is not None:
                 ax.errorbar(
                     values, ys, yerr=errors, marker="o", color=colour, capsize=3, label=label
                 )
             else:
                 ax.plot(values, ys, marker="o", color=colour, label=label)
+        if spec.categorical:  # every name's slot, with a bar or not (no scoring visit)
+            ax.set_xticks(slots, [value_label(v) for v in values])
+            ax.set_xlim(-0.5, len(values) - 0.5)
         ax.set_xlabel(spec.param)
         ax.set_title(title, fontsize=10)
         ax.set_ylim(bottom=0)
-        ax.grid(alpha=0.3)
+        ax.grid(axis="y" if spec.categorical else "both", alpha=0.3)
     axes[0].legend(fontsize=8)
     fig.suptitle(
         f"Sweep of {spec.param}: {spec.games} games to {spec.target} per value", fontsize=11
@@ -176,7 +205,7 @@ def plot_sweep_breaks(spec: SweepSpec, strokes: pd.DataFrame, folder: Path) -> s
         s = strokes[(strokes["value_index"] == k) & strokes["visit_end"] & (strokes["break"] > 0)]
         data.append(s["break"].to_numpy())
     ax.boxplot(data, showmeans=True)
-    ax.set_xticks(range(1, len(spec.values) + 1), [f"{v:g}" for v in spec.values])
+    ax.set_xticks(range(1, len(spec.values) + 1), [value_label(v) for v in spec.values])
     ax.set_xlabel(spec.param)
     ax.set_ylabel("break (scoring visits)")
     ax.set_title(f"Breaks against {spec.param} (box: quartiles, line: median, triangle: mean)")

@@ -62,6 +62,27 @@ def task_seed(seed: int, index: int) -> int:
 #: Player parameters a player description may override, and a sweep may vary.
 PLAYER_PARAMS: tuple[str, ...] = ("noise.aim", "noise.speed", "noise.tip", "continuation")
 
+#: A value of a table parameter: a number, or a name for a parameter that takes one
+#: (:func:`named_params`: the cushion model).
+Value = float | str
+#: Table parameters set by name: ``(("cushion_model", "han2005"), ("e_c", 0.85))``.
+Physics = tuple[tuple[str, Value], ...]
+
+
+def named_params() -> dict[str, tuple[str, ...]]:
+    """The fields of :class:`~onered.physics.Params` that take a name rather than a number
+    (those holding an enum: ``cushion_model``), each with the names it accepts in order.
+    Found from the fields' defaults, so a new categorical field is named here too."""
+    from onered.physics import Params
+
+    defaults = Params()
+    out: dict[str, tuple[str, ...]] = {}
+    for f in fields(Params):
+        default = getattr(defaults, f.name)
+        if isinstance(default, Enum):
+            out[f.name] = tuple(str(member.value) for member in type(default))
+    return out
+
 
 def _number(text: str, what: str) -> float:
     try:
@@ -73,22 +94,40 @@ def _number(text: str, what: str) -> float:
     return value
 
 
-def parse_assignments(text: str, what: str) -> tuple[tuple[str, float], ...]:
-    """``"a=1,b=2.5"`` as ``(("a", 1.0), ("b", 2.5))`` (empty text: no assignment)."""
-    out: list[tuple[str, float]] = []
+def _split(text: str, what: str) -> list[tuple[str, str]]:
+    """``"a=1,b=x"`` as ``[("a", "1"), ("b", "x")]``; a name given twice is refused."""
+    out: list[tuple[str, str]] = []
     for part in filter(None, (p.strip() for p in text.split(","))):
         name, eq, value = part.partition("=")
         if not eq or not name.strip():
             raise StudyError(f"{what}: expected NAME=VALUE, got {part!r}")
-        out.append((name.strip(), _number(value.strip(), f"{what}: {name.strip()}")))
+        out.append((name.strip(), value.strip()))
     names = [n for n, _ in out]
     if len(set(names)) != len(names):
         raise StudyError(f"{what}: a name is given twice in {text!r}")
-    return tuple(out)
+    return out
 
 
-def check_physics(physics: tuple[tuple[str, float], ...], what: str = "--physics") -> None:
-    """Each name a field of :class:`~onered.physics.Params`, each value within its range."""
+def parse_assignments(text: str, what: str) -> tuple[tuple[str, float], ...]:
+    """``"a=1,b=2.5"`` as ``(("a", 1.0), ("b", 2.5))`` (empty text: no assignment)."""
+    return tuple((name, _number(value, f"{what}: {name}")) for name, value in _split(text, what))
+
+
+def parse_physics(text: str, what: str = "--physics") -> Physics:
+    """Table parameters as :func:`parse_assignments` reads them, but a parameter that takes
+    a name (:func:`named_params`) keeps its value as text, so
+    ``"cushion_model=han2005,e_c=0.85"`` is ``(("cushion_model", "han2005"), ("e_c", 0.85))``.
+    The names are checked by :func:`check_physics` (with the known ones in the message)."""
+    named = named_params()
+    return tuple(
+        (name, value if name in named else _number(value, f"{what}: {name}"))
+        for name, value in _split(text, what)
+    )
+
+
+def check_physics(physics: Physics, what: str = "--physics") -> None:
+    """Each name a field of :class:`~onered.physics.Params`, each value within its range
+    (a named parameter's value one of its names)."""
     from onered.physics import Params, PhysicsInputError
     from onered.physics.params import params_with
 
@@ -140,7 +179,7 @@ class GamesSpec:
     target: int = 30
     max_strokes: int = 400
     lag: bool = True
-    physics: tuple[tuple[str, float], ...] = ()
+    physics: Physics = ()
     seed: int = 1
 
     kind = Kind.GAMES
@@ -178,7 +217,7 @@ class ShotsSpec:
     speed: float = 3.0
     side: float = 0.0
     height: float = 0.0
-    physics: tuple[tuple[str, float], ...] = ()
+    physics: Physics = ()
     seed: int = 1
 
     kind = Kind.SHOTS
@@ -233,10 +272,15 @@ class ShotsSpec:
 class SweepSpec:
     """One parameter over ``values``: ``games`` games between ``p1`` and ``p2`` at each
     value. A physical parameter (a field of ``Params``) changes the table; a player
-    parameter (:data:`PLAYER_PARAMS`) changes ``p1`` (``who="p1"``) or both players."""
+    parameter (:data:`PLAYER_PARAMS`) changes ``p1`` (``who="p1"``) or both players.
+
+    The values are numbers, except for a physical parameter that takes a name
+    (:func:`named_params`, the cushion model), whose values are names:
+    ``SweepSpec(param="cushion_model", values=("mathavan2010", "han2005"))`` plays the
+    same games on a table of each model (a *categorical* sweep, :attr:`categorical`)."""
 
     param: str = "e_c"
-    values: tuple[float, ...] = (0.7, 0.78, 0.86, 0.94)
+    values: tuple[Value, ...] = (0.7, 0.78, 0.86, 0.94)
     p1: str = "ai:amateur"
     p2: str = "ai:amateur"
     who: str = "both"
@@ -244,7 +288,7 @@ class SweepSpec:
     target: int = 30
     max_strokes: int = 400
     lag: bool = True
-    physics: tuple[tuple[str, float], ...] = ()
+    physics: Physics = ()
     seed: int = 1
 
     kind = Kind.SWEEP
@@ -252,6 +296,11 @@ class SweepSpec:
     @property
     def physical(self) -> bool:
         return self.param not in PLAYER_PARAMS
+
+    @property
+    def categorical(self) -> bool:
+        """The parameter takes names, not numbers (its values are names)."""
+        return self.param in named_params()
 
     def check(self) -> None:
         from onered.physics import Params
@@ -271,21 +320,26 @@ class SweepSpec:
                 f"nor a player parameter ({', '.join(PLAYER_PARAMS)})"
             )
         check_physics(self.physics)
+        where = f"--values ({self.param})"
+        if not self.categorical:
+            for value in self.values:
+                if isinstance(value, bool) or not isinstance(value, int | float):
+                    raise StudyError(f"{where}: expected a number, got {value!r}")
         for value in self.values:
             if self.physical:
-                check_physics((*self.physics, (self.param, value)), f"--values ({self.param})")
+                check_physics((*self.physics, (self.param, value)), where)
             else:
                 for who, spec in self.players_at(value).items():
                     check_player(spec, f"--values ({self.param}={value:g}, {who})")
 
-    def players_at(self, value: float) -> dict[str, str]:
+    def players_at(self, value: Value) -> dict[str, str]:
         """The two players' descriptions at ``value`` (the value set on a player parameter)."""
         if self.physical:
             return {"p1": self.p1, "p2": self.p2}
         add = f",{self.param}={value!r}"
         return {"p1": self.p1 + add, "p2": self.p2 + (add if self.who == "both" else "")}
 
-    def physics_at(self, value: float) -> tuple[tuple[str, float], ...]:
+    def physics_at(self, value: Value) -> Physics:
         """The table's overrides at ``value``."""
         if not self.physical:
             return self.physics

@@ -41,7 +41,7 @@ COLUMNS: dict[str, dict[str, str]] = {
     "games": {
         "task": "int64",
         "value_index": "int64",
-        "value": "float64",
+        "value": "float64",  # "string" in a categorical sweep: value_type
         "game": "int64",
         "seed": "uint64",
         "p1": "string",
@@ -59,7 +59,7 @@ COLUMNS: dict[str, dict[str, str]] = {
     "strokes": {
         "task": "int64",
         "value_index": "int64",
-        "value": "float64",
+        "value": "float64",  # "string" in a categorical sweep: value_type
         "game": "int64",
         "stroke": "int64",
         "striker": "string",
@@ -138,25 +138,37 @@ TABLES: dict[str, tuple[str, ...]] = {
 _SWEEP_ONLY = ("value_index", "value")
 
 
-def columns(kind: str, table: str) -> dict[str, str]:
-    """The columns of ``table`` in a study of ``kind`` (a sweep's value columns only there)."""
+def value_type(spec: Spec) -> str:
+    """The Arrow type of a sweep's ``value`` column: ``float64`` for numbers, ``string``
+    for a categorical sweep's names (``"han2005"``). One type for the whole study, so every
+    part and the tables put together share one schema; ``value_index`` orders the values
+    either way."""
+    from onered.study.spec import SweepSpec
+
+    return "string" if isinstance(spec, SweepSpec) and spec.categorical else "float64"
+
+
+def columns(kind: str, table: str, value: str = "float64") -> dict[str, str]:
+    """The columns of ``table`` in a study of ``kind`` (a sweep's value columns only there,
+    its ``value`` of the Arrow type ``value``: :func:`value_type`)."""
     cols = COLUMNS[table]
     if kind == "sweep":
-        return cols
+        return {k: value if k == "value" else v for k, v in cols.items()}
     return {k: v for k, v in cols.items() if k not in _SWEEP_ONLY}
 
 
-def schema(kind: str, table: str) -> pa.Schema:
+def schema(kind: str, table: str, value: str = "float64") -> pa.Schema:
     import pyarrow as pa
 
-    return pa.schema([(k, pa.type_for_alias(v)) for k, v in columns(kind, table).items()])
+    return pa.schema([(k, pa.type_for_alias(v)) for k, v in columns(kind, table, value).items()])
 
 
-def to_arrow(kind: str, table: str, rows: list[dict[str, Any]]) -> pa.Table:
-    """``rows`` as an Arrow table of the table's schema."""
+def to_arrow(kind: str, table: str, rows: list[dict[str, Any]], value: str = "float64") -> pa.Table:
+    """``rows`` as an Arrow table of the table's schema (a sweep's ``value`` of the Arrow
+    type ``value``)."""
     import pyarrow as pa
 
-    return pa.Table.from_pylist(rows, schema=schema(kind, table))
+    return pa.Table.from_pylist(rows, schema=schema(kind, table, value))
 
 
 class Folder:
@@ -166,6 +178,7 @@ class Folder:
         self.path = path
         self.spec = spec
         self.kind = spec.kind.value
+        self.value = value_type(spec)
         self.parts = path / PARTS
 
     def _data(self) -> dict[str, Any]:
@@ -232,7 +245,8 @@ class Folder:
         tmp.mkdir()
         for table in TABLES[self.kind]:
             pq.write_table(
-                to_arrow(self.kind, table, rows.get(table, [])), tmp / f"{table}.parquet"
+                to_arrow(self.kind, table, rows.get(table, []), self.value),
+                tmp / f"{table}.parquet",
             )
         (tmp / "task.json").write_text(json.dumps(dict(task)) + "\n", encoding="utf-8")
         os.replace(tmp, final)
@@ -244,7 +258,7 @@ class Folder:
 
         pieces = [pq.read_table(self.parts / f"{i:06d}" / f"{table}.parquet") for i in indices]
         if not pieces:
-            return schema(self.kind, table).empty_table()
+            return schema(self.kind, table, self.value).empty_table()
         return pa.concat_tables(pieces)
 
     def task_rows(self, indices: Iterable[int]) -> list[dict[str, Any]]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from onered.study.spec import GamesSpec, ShotsSpec, Spec, SweepSpec, to_json
+from onered.study.spec import GamesSpec, Physics, ShotsSpec, Spec, SweepSpec, to_json
 from onered.study.work import NAMES
 
 if TYPE_CHECKING:
@@ -61,9 +61,20 @@ def player_figures(games: pd.DataFrame, strokes: pd.DataFrame, name: str) -> dic
     }
 
 
+def params_used(physics: Physics) -> dict[str, Any]:
+    """Every physical parameter of a table with the overrides ``physics``, defaults
+    included (``Params.as_json``: the cushion model by its name), so a summary says which
+    table was played on without the reader knowing this engine's defaults."""
+    from onered.physics.params import params_with
+
+    return params_with(dict(physics)).as_json()
+
+
 def summarise(spec: Spec, tables: dict[str, pd.DataFrame]) -> dict[str, Any]:
     """The summary of a finished study."""
     out: dict[str, Any] = {"study": to_json(spec), "tasks": spec.tasks}
+    if not isinstance(spec, SweepSpec):
+        out["params"] = params_used(spec.physics)
     if isinstance(spec, GamesSpec):
         games, strokes = tables["games"], tables["strokes"]
         out["games"] = len(games)
@@ -73,13 +84,15 @@ def summarise(spec: Spec, tables: dict[str, pd.DataFrame]) -> dict[str, Any]:
     elif isinstance(spec, SweepSpec):
         games, strokes = tables["games"], tables["strokes"]
         out["param"] = spec.param
+        out["categorical"] = spec.categorical
         out["values"] = []
         for k, value in enumerate(spec.values):
             g = games[games["value_index"] == k]
             s = strokes[strokes["value_index"] == k]
             out["values"].append(
                 {
-                    "value": value,
+                    "value": str(value) if isinstance(value, str) else value,
+                    "params": params_used(spec.physics_at(value)),
                     "games": len(g),
                     "players": {n: player_figures(g, s, n) for n in NAMES},
                     "both": visit_figures(s, len(g)),

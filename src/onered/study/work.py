@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from onered.study.spec import (
     PLAYER_PARAMS,
     GamesSpec,
+    Physics,
     ShotKind,
     ShotsSpec,
     Spec,
@@ -81,7 +82,7 @@ def build_player(
     return AIPlayer(strength, seed, params=params, table=table)
 
 
-def _params(physics: tuple[tuple[str, float], ...]) -> Params:
+def _params(physics: Physics) -> Params:
     from onered.physics.params import params_with
 
     return params_with(dict(physics))
@@ -112,7 +113,9 @@ def run_task(spec: Spec, index: int) -> Rows:
             spec.physics_at(value),
             seed,
         )
-        head = {"task": index, "value_index": k, "value": value, "game": number}
+        # a categorical sweep's value is a name: plain text in the rows (not an enum member)
+        shown = str(value) if isinstance(value, str) else value
+        head = {"task": index, "value_index": k, "value": shown, "game": number}
         return {
             "games": [{**head, "seed": seed, **game}],
             "strokes": [{**head, **s} for s in strokes],
@@ -133,7 +136,7 @@ def play_one(
     target: int,
     max_strokes: int,
     lag: bool,
-    physics: tuple[tuple[str, float], ...],
+    physics: Physics,
     seed: int,
 ) -> tuple[Row, list[Row]]:
     """Play one game seeded ``seed``; its row and its strokes' rows."""
