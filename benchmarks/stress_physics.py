@@ -151,15 +151,15 @@ def _shot(rng: random.Random) -> Shot:
 
 
 def _params(shot: Shot) -> Params:
-    """The shot's parameters: the defaults with its restitutions (the fast restitution no
-    higher than e_c) and cushion model (Han's for a shot found before the models)."""
-    e_c = shot["e_c"]
+    """The shot's parameters: the defaults with its restitutions and cushion model (Han's
+    with a constant restitution for a shot found before the models)."""
+    model = shot.get("model")
     return dataclasses.replace(
         Params(),
         e_b=shot["e_b"],
-        e_c=e_c,
-        e_c_fast=min(e_c, Params().e_c_fast),
-        cushion_model=shot.get("model", CushionModel.HAN2005.value),
+        e_c=shot["e_c"],
+        cushion_model=CushionModel.HAN2005 if model is None else model,
+        e_c_drop=Params().e_c_drop if model is not None else 0.0,
     )
 
 

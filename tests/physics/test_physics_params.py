@@ -32,7 +32,7 @@ params_strategy = st.builds(
     mu_s=_within("mu_s"),
     mu_r=_within("mu_r"),
     e_c=_within("e_c"),
-    e_c_fast=_within("e_c_fast"),
+    e_c_drop=_within("e_c_drop"),
     e_c_speed=_within("e_c_speed"),
     f_c=_within("f_c"),
     cushion_model=st.sampled_from(list(CushionModel)),
@@ -60,7 +60,8 @@ def test_parameters_without_a_cushion_model_are_an_older_engines_table() -> None
     old = {k: v for k, v in LEGACY_DEFAULTS.as_json().items() if k not in _NEW_FIELDS}
     params = params_from_fields(old)
     assert params.cushion_model is CushionModel.HAN2005
-    assert params.e_c_fast == params.e_c == 0.85  # a constant restitution, as then
+    assert params.e_c_drop == 0.0  # a constant restitution, as then
+    assert params.e_c == 0.85
     assert params == LEGACY_DEFAULTS
 
 
@@ -77,7 +78,7 @@ def test_an_older_engines_table_is_read_field_by_field() -> None:
     assert replace(TableSpec(), **old_table) == LEGACY_TABLE
 
 
-_NEW_FIELDS = ("cushion_model", "e_c_fast", "e_c_speed")
+_NEW_FIELDS = ("cushion_model", "e_c_drop", "e_c_speed")
 
 
 @pytest.mark.parametrize("name", ["mathavan2010", "han2005"])
@@ -96,7 +97,7 @@ def test_an_unknown_model_is_refused_naming_the_choices(value: object) -> None:
 
 @pytest.mark.parametrize(
     ("name", "value"),
-    [("e_c_fast", 1.5), ("e_c_fast", -0.1), ("e_c_speed", 0.0), ("e_c_speed", 11.0)],
+    [("e_c_drop", 1.5), ("e_c_drop", -0.1), ("e_c_speed", 0.0), ("e_c_speed", 11.0)],
 )
 def test_the_fast_restitution_has_a_physical_range(name: str, value: float) -> None:
     with pytest.raises(PhysicsInputError, match=rf"^params\.{name}: must lie in "):

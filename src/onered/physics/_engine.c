@@ -140,7 +140,7 @@ static int read_doubles(PyObject *seq, double *out, Py_ssize_t n, const char *wh
 /* The Params fields the kernel reads, by name, in kernel_set_phys's order. */
 static const char *const PHYS_NAMES[N_PHYS_FIELDS] = {
     "R", "m", "g", "mu_s", "mu_r", "mu_sp", "e_b", "e_c", "f_c", "cushion_height", "mu_b_a",
-    "mu_b_b", "mu_b_c", "e_c_fast", "e_c_speed"};
+    "mu_b_b", "mu_b_c", "e_c_drop", "e_c_speed"};
 
 static int set_builders(ContextObject *self, PyObject *b) {
     PyObject *ev, *seg, *res, *kinds, *cushions, *pockets, *dirs;

@@ -36,8 +36,8 @@
  * speed (0.69 at e = 0.85): kept for comparison and for the records of older engines.
  *
  * Both use the restitution of cushion_restitution: e_c up to e_c_speed (Mathavan's 2.5 m/s,
- * the limit of the rigid-cushion assumption), then falling to e_c_fast, which fits the
- * measured rebounds of faster balls (Mathavan 2010, Fig. 7a).
+ * the limit of the rigid-cushion assumption), then falling by the fraction e_c_drop, which
+ * fits the measured rebounds of faster balls (Mathavan 2010, Fig. 7a).
  */
 #include "cushion.h"
 
@@ -60,8 +60,8 @@ CushionModelFn cushion_model(int code) {
 
 double cushion_restitution(const CushionPhys *P, double un) {
     if (un <= P->e_c_speed) return P->e_c;
-    if (un >= P->e_c_speed + CUSHION_E_RAMP) return P->e_c_fast;
-    return P->e_c + (P->e_c_fast - P->e_c) * ((un - P->e_c_speed) / CUSHION_E_RAMP);
+    double f = un >= P->e_c_speed + CUSHION_E_RAMP ? 1 : (un - P->e_c_speed) / CUSHION_E_RAMP;
+    return P->e_c * (1 - P->e_c_drop * f);
 }
 
 static inline double hyp(double x, double y) { return sqrt(x * x + y * y); }

@@ -19,7 +19,7 @@ typedef struct {
 typedef struct {
     double R, m, I;           /* ball radius, mass, moment of inertia 2/5 m R^2 */
     double sin_t, cos_t;      /* the contact's angle above the equator: sin = (h - R) / R */
-    double e_c, e_c_fast;     /* restitution up to e_c_speed, and from e_c_speed + ramp */
+    double e_c, e_c_drop;     /* restitution up to e_c_speed; its fall (a fraction) beyond */
     double e_c_speed;         /* normal speed (m/s) where restitution starts to fall */
     double f_c;               /* friction between ball and cushion (mu_w) */
     double mu_s;              /* sliding friction between ball and cloth (at the bed) */
@@ -35,7 +35,7 @@ enum { CUSHION_MATHAVAN2010, CUSHION_HAN2005, N_CUSHION_MODELS };
 CushionModelFn cushion_model(int code);
 
 /* The restitution at normal speed un (m/s): e_c up to e_c_speed, falling linearly to
- * e_c_fast over the next CUSHION_E_RAMP m/s, e_c_fast beyond. */
+ * e_c (1 - e_c_drop) over the next CUSHION_E_RAMP m/s, and that beyond. */
 double cushion_restitution(const CushionPhys *P, double un);
 
 #define CUSHION_E_RAMP 0.2

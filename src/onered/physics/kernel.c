@@ -844,7 +844,7 @@ int kernel_set_phys(Phys *P, const double *p, int model, long max_events) {
     P->R = p[0]; P->m = p[1]; P->g = p[2]; P->mu_s = p[3]; P->mu_r = p[4]; P->mu_sp = p[5];
     P->e_b = p[6]; P->e_c = p[7]; P->f_c = p[8]; P->h = p[9];
     P->mu_b_a = p[10]; P->mu_b_b = p[11]; P->mu_b_c = p[12];
-    P->e_c_fast = p[13]; P->e_c_speed = p[14];
+    P->e_c_drop = p[13]; P->e_c_speed = p[14];
     P->max_events = max_events;
     P->I = 0.4 * P->m * P->R * P->R;
     P->slide_dec = P->mu_s * P->g;
@@ -853,7 +853,7 @@ int kernel_set_phys(Phys *P, const double *p, int model, long max_events) {
     P->ang_slide = 5 * P->mu_s * P->g / (2 * P->R);
     P->sin_t = (P->h - P->R) / P->R;
     P->cos_t = sqrt(1 - P->sin_t * P->sin_t);
-    CushionPhys C = {P->R, P->m, P->I, P->sin_t, P->cos_t, P->e_c, P->e_c_fast, P->e_c_speed,
+    CushionPhys C = {P->R, P->m, P->I, P->sin_t, P->cos_t, P->e_c, P->e_c_drop, P->e_c_speed,
                      P->f_c, P->mu_s};
     P->cushion = C;
     P->resolve = cushion_model(model);

@@ -29,7 +29,7 @@ enum {
 
 typedef struct {
     double R, m, g, mu_s, mu_r, mu_sp, e_b, e_c, f_c, h, mu_b_a, mu_b_b, mu_b_c;
-    double e_c_fast, e_c_speed;
+    double e_c_drop, e_c_speed;
     double I;          /* 2/5 m R^2 */
     double slide_dec;  /* mu_s g */
     double roll_dec;   /* mu_r g */
@@ -100,7 +100,7 @@ typedef struct {
 
 /* Physical parameters: the inputs, then the derived values (kernel_set_phys fills them).
  * p: R, m, g, mu_s, mu_r, mu_sp, e_b, e_c, f_c, cushion height, mu_b_a, mu_b_b, mu_b_c,
- * e_c_fast, e_c_speed (the fields of onered.physics.Params, in _engine.c's PHYS_NAMES
+ * e_c_drop, e_c_speed (the fields of onered.physics.Params, in _engine.c's PHYS_NAMES
  * order); model: a cushion model code (cushion.h). Returns 0, or -1 for an unknown model. */
 #define N_PHYS_FIELDS 15
 int kernel_set_phys(Phys *P, const double *p, int model, long max_events);
