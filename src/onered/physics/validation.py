@@ -106,10 +106,10 @@ ALCIATORE_BALL_RADIUS = 1.125
 
 
 def ideal_rolling_deflection(cut: float) -> float:
-    """The 30-degree rule's curve (Alciatore, TP A-4; perfectly elastic, frictionless
-    balls): a rolling cue ball's final deflection from its line, in degrees, for a cut
+    """The 30-degree rule's curve (Alciatore; perfectly elastic, frictionless balls): a
+    rolling cue ball's final deflection from its line, in degrees, for a cut
     angle ``cut`` (degrees): ``atan(sin c cos c / (sin^2 c + 2/5))``; 33.7 at half-ball
-    (30 degrees), within 3 degrees of 30 from a quarter- to a three-quarter-ball hit."""
+    (30 degrees), between 27 and 34 from a quarter- to a three-quarter-ball hit."""
     c = math.radians(cut)
     return math.degrees(math.atan2(math.sin(c) * math.cos(c), math.sin(c) ** 2 + 0.4))
 
