@@ -26,12 +26,14 @@ GRID = 0.0004  # metres between the samples of the shaded region
 PANEL = 0.23  # metres shown across a panel
 MARGIN = 40.0  # pixels around each panel (titles)
 
-#: Rest positions the engine produced in played games (centres), drawn as example balls.
+#: Rest positions the engine produced (centres), drawn as example balls.
 CORNER_BALLS: dict[str, Point] = {
-    "white": (0.020946637027962074, 0.03416415745026629),  # a 150-stroke AI game, stroke 135
+    # a 150-stroke AI game on the earlier pockets, stroke 135 (still a rest position now)
+    "white": (0.020946637027962074, 0.03416415745026629),
 }
 MIDDLE_BALLS: dict[str, Point] = {
-    "red": (0.024810346117388152, 1.7337287429022261),  # the red, from the D at 4.3 m/s
+    # a red rolled from (0.5, 2.2) at 0.4 m/s towards the middle of the pocket's mouth
+    "red": (0.007773998779359914, 1.790960192985648),
 }
 COLOURS = {"white": "#f4f4ee", "yellow": "#f2c200", "red": "#c62828"}
 
