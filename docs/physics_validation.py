@@ -35,7 +35,7 @@ import matplotlib.pyplot as plt
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from onered.physics import Params
+from onered.physics import Params, TableSpec
 from onered.physics import validation as val
 
 HERE = Path(__file__).resolve().parent
@@ -756,10 +756,15 @@ def draw_pockets() -> dict[str, Any]:
     return numbers
 
 
-AFTER_TABLE_FACINGS = {
-    "corner": "7-deg facings, 10 mm knuckles",
-    "side": "5-deg facings, 10 mm knuckles",
-}
+def _facings(kind: str) -> str:
+    """The default pocket's facings and knuckles, as the figure's note says them."""
+    spec = TableSpec()
+    angle = getattr(spec, f"{kind}_facing_angle")
+    knuckle = getattr(spec, f"{kind}_knuckle_radius") * 1000
+    return f"{angle:g}-deg facings, {knuckle:g} mm knuckles"
+
+
+AFTER_TABLE_FACINGS = {"corner": _facings("corner"), "side": _facings("middle")}
 
 
 def draw_straight_pot() -> dict[str, Any]:

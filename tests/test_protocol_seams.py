@@ -93,8 +93,8 @@ def test_rest_positions_fed_back_are_accepted(seed: int) -> None:
 
 
 def test_a_ball_hanging_in_the_jaws_is_on_the_table_for_both_protocols() -> None:
-    # centre 3 mm beyond the left cushion line, in the middle pocket's mouth, clear of the fall
-    hanging = [-0.003, LENGTH / 2]
+    # centre 2 mm beyond the left cushion line, in the middle pocket's mouth, clear of the fall
+    hanging = [-0.002, LENGTH / 2]
     assert not on_surface((hanging[0], hanging[1]))
     shot = parse_shot(
         {
@@ -103,7 +103,7 @@ def test_a_ball_hanging_in_the_jaws_is_on_the_table_for_both_protocols() -> None
             "strike": {"speed": 1.0, "aim": 90},
         }
     )
-    assert shot.balls["red"] == (-0.003, LENGTH / 2)
+    assert shot.balls["red"] == (-0.002, LENGTH / 2)
     stroke = parse_stroke({"type": "stroke", "positions": {"red": hanging, "white": [0.9, 1]}})
     assert stroke.positions is not None
 

@@ -317,13 +317,13 @@ def test_touching_balls_and_a_ball_against_a_cushion_are_allowed() -> None:
 
 
 def test_ball_radius_override_is_used_for_overlap() -> None:
-    # 5.5 cm apart: clear of each other with R = 26.25 mm, overlapping with R = 30 mm.
+    # 5.5 cm apart: clear of each other with R = 26.25 mm, overlapping with R = 28 mm.
     shot = balls_with(red=[0.889 + 0.055, 0.8])
     parse_shot(shot)
     with pytest.raises(
         ShotProtocolError, match=r"balls\.red: at \(0\.944, 0\.8\) overlaps balls\.white"
     ):
-        parse_shot({**shot, "params": {"R": 0.03}})
+        parse_shot({**shot, "params": {"R": 0.028}})
 
 
 def test_unknown_top_level_fields_are_ignored() -> None:

@@ -69,7 +69,6 @@ def test_an_older_engines_table_is_read_field_by_field() -> None:
     old_table = {
         "corner_facing_angle": 5.0,
         "corner_knuckle_radius": 0.04,
-        "corner_jaw_depth": 0.06,
         "corner_fall_depth": 0.055,
         "middle_facing_angle": 5.0,
         "middle_knuckle_radius": 0.03,

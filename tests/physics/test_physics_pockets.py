@@ -17,6 +17,7 @@ from onered.physics import (
     TableSpec,
     simulate,
     strike_to_launch,
+    validation,
 )
 from onered.table import LENGTH, POCKET_NAMES, WIDTH
 
@@ -81,14 +82,13 @@ def test_a_jaw_rattle_that_stays_out() -> None:
 
 
 def test_a_tighter_middle_pocket_rejects_what_the_default_one_takes() -> None:
-    a = math.radians(135)  # 45 degrees to the pocket's axis
-    start = (0.4, LENGTH / 2 - 0.4 * math.tan(math.pi - a))
-    launch = Launch((1.5 * math.cos(a), 1.5 * math.sin(a)), (0, 0, 0))
-    wide = simulate({"white": start}, "white", launch)
-    tight = simulate({"white": start}, "white", launch, table=replace(SPEC, middle_opening=0.062))
-    assert [e.pocket for e in wide.events if e.kind is EventKind.POCKET] == ["middle_left"]
-    assert all(e.kind is not EventKind.POCKET for e in tight.events)
-    assert any(e.cushion == "jaw" and e.pocket == "middle_left" for e in tight.events)
+    # a rolling ball at 30 degrees to the pocket's axis, its path 13 mm off the middle of
+    # the mouth: it pots past the default's knuckle (80 mm), meets the tighter one's (76 mm)
+    wide = validation.pots("middle_left", 30.0, 0.013, 1.0)
+    tighter = replace(SPEC, middle_opening=0.076)
+    tight = validation.pots("middle_left", 30.0, 0.013, 1.0, table=tighter)
+    assert wide
+    assert not tight
 
 
 def test_pocket_geometry_follows_its_parameters() -> None:

@@ -91,8 +91,9 @@ with a notice instead of a false claim of bit-exactness.
 
 Changed with the real table (ENGINE_VERSION 3): the cushion models (Mathavan's by default),
 the measured cloth (mu_s 0.212, mu_r 0.0127, side spin slowing at 22 rad/s^2), a livelier
-restitution above 2.5 m/s, and pockets with 7-degree corner facings, 10 mm knuckles and a
-41 mm corner shelf: every simulated result changes. Records of older engines name no
+restitution above 2.5 m/s, and pockets with facings at pool's cut angles (7 and 14 degrees),
+10 and 5 mm knuckles and the slate's edges 15 and 3 mm behind the mouths (docs/table.md):
+every simulated result changes. Records of older engines name no
 cushion model; they are read as Han's (``params_from_fields``) and replay with a notice.
 
 Determinism: one code path, IEEE doubles in a fixed order; the same inputs give

@@ -15,8 +15,12 @@ both lines. A ball is potted when its centre enters the *fall*: a circle of radi
 ``fall_radius`` centred on the pocket axis ``fall_depth`` behind the mouth line (the line
 through the two jaw points).
 
-The default numbers are typical of open simulators and of snooker tables (templates are not
-published): corner opening 86 mm, middle opening 80 mm at the cushion line.
+The defaults (``docs/table.md`` says where each comes from: snooker's templates are not
+published): corner and middle openings of 86 and 80 mm at the cushion line (typical of open
+simulators), facings at pool's cut angles (7 and 14 degrees from the axis, WPA/BCA), 10 and
+5 mm knuckles, and the slate's edges 15 and 3 mm behind the mouths, chosen so that the
+effective pocket sizes follow the shape of Alciatore's published ones and a ball running
+along a cushion drops into a corner (``docs/physics-validation.md``).
 """
 
 from __future__ import annotations
@@ -72,15 +76,15 @@ class TableSpec:
     corner_opening: float = 0.086
     corner_facing_angle: float = 7.0
     corner_knuckle_radius: float = 0.01
-    corner_jaw_depth: float = 0.09
+    corner_jaw_depth: float = 0.06
     corner_fall_radius: float = 0.045
-    corner_fall_depth: float = 0.086
+    corner_fall_depth: float = 0.06
     middle_opening: float = 0.080
-    middle_facing_angle: float = 5.0
-    middle_knuckle_radius: float = 0.01
+    middle_facing_angle: float = 14.0
+    middle_knuckle_radius: float = 0.005
     middle_jaw_depth: float = 0.045
     middle_fall_radius: float = 0.04
-    middle_fall_depth: float = 0.0495
+    middle_fall_depth: float = 0.043
 
     def __post_init__(self) -> None:
         check_ranges("table", self, TABLE_RANGES)
@@ -326,7 +330,6 @@ def _check_ball_radius(spec: TableSpec, radius: float) -> None:
 LEGACY_TABLE = TableSpec(
     corner_facing_angle=5.0,
     corner_knuckle_radius=0.04,
-    corner_jaw_depth=0.06,
     corner_fall_depth=0.055,
     middle_facing_angle=5.0,
     middle_knuckle_radius=0.03,

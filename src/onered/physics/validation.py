@@ -808,6 +808,27 @@ def pocket_window(
     return PocketWindow(low, high)
 
 
+def rail_run_pots(
+    speed: float,
+    params: Params | None = None,
+    table: TableSpec | None = None,
+    distance: float = 0.5,
+) -> bool:
+    """Whether a ball rolling frozen along the bottom cushion (its centre R from the nose)
+    into the bottom-right corner pots: it starts ``distance`` metres before the pocket's
+    jaw point on that cushion and reaches the jaw point at ``speed``. The path runs at
+    45 degrees to the pocket's axis; the far jaw turns it in, or out."""
+    params = Params() if params is None else params
+    jaw = min(pocket("bottom_right", table).jaw_points, key=lambda p: p[1])
+    v0 = math.sqrt(speed * speed + 2 * params.mu_r * params.g * distance)
+    start = (jaw[0] - distance, params.R)
+    launch = Launch((v0, 0.0), (0.0, v0 / params.R, 0.0))
+    shot = simulate_compact({"white": start}, "white", [launch], params, table).shots[0]
+    return shot.rest[0] is None and any(
+        e[1] == _POCKET_CODE and _table.POCKET_NAMES[e[5]] == "bottom_right" for e in shot.events
+    )
+
+
 def clean_window(name: str, params: Params | None = None, table: TableSpec | None = None) -> float:
     """Half the window of a straight path into a pocket that clears both jaw points:
     p/2 - R (the ball touches nothing before the mouth line)."""
