@@ -18,9 +18,9 @@ holds the engine to them; the table's geometry: ``docs/table.md``):
   h = 7R/5 above the cloth, restitution e_c = 0.98 and ball-cushion friction f_c = 0.14,
   the values the paper fits to its measured rebounds; above a normal speed of 2.5 m/s (the
   paper's limit of a rigid cushion) the measured rebounds are slower: the restitution
-  falls by ``e_c_drop`` = 9.7 % (to 0.885), which fits them (a rolling ball square on
-  rebounds at 0.827 of its speed, the mean of the seven points measured at 2.7-3.4 m/s,
-  Fig. 7a; the band is 0.80-0.85).
+  falls by ``e_c_drop`` = 9.7 % (to 0.885), which fits them (with it the model returns a
+  rolling ball square on at 0.827 of its speed, the mean of the seven points measured at
+  2.7-3.4 m/s, Fig. 7a, whose band is 0.80-0.85; the engine's integration gives 0.833).
 
 Every field has a physical range (:data:`PARAM_RANGES`, the one place where the ranges
 live: the shot protocol maps these errors to its own fields). A value outside it is refused
