@@ -329,7 +329,7 @@ def test_adapt_reads_a_persons_visits_and_games() -> None:
     assert pro_ppv is not None
     visits = [round(pro_ppv.points_per_visit)] * 5
     assert adapt_to_visits(visits) is Level.PRO
-    assert adapt_to_visits([0, 0, 1, 2]) is Level.NOVICE
+    assert adapt_to_visits([0, 0, 0, 1]) is Level.NOVICE
     match = {"type": "match", "target": 100, "players": ["Ann", "Bob"]}
 
     def stroke(striker: str, points: int, brk: int, over: bool) -> dict[str, object]:

@@ -152,35 +152,36 @@ def _budget(
 
 #: Every level's strength. The ``measured`` figures are those of the benchmark in
 #: ``docs/players.md``: ``bench_strength.py games`` to 100 against the levels next to it,
-#: 40 games a pair, seed 1 (the top break is bounded by the target of 100).
+#: 40 games a pair, seed 1, on the real table (ENGINE_VERSION 3; the top break is bounded
+#: by the target of 100).
 LEVELS: dict[Level, Strength] = {
     Level.NOVICE: Strength(
         name=Level.NOVICE.value,
         noise=Noise(aim=0.6, speed=0.12, tip=0.1),
         budget=_budget(2, 7, (1.0, 2.0), (0.0,), 0, (3, 3, 0, 2, 4)),
         continuation=0.5,
-        measured=Measured(0.77, 3.48, 15, 6.775),
+        measured=Measured(0.39, 2.91, 11, 10.275),
     ),
     Level.BEGINNER: Strength(
         name=Level.BEGINNER.value,
         noise=Noise(aim=0.25, speed=0.08, tip=0.05),
         budget=_budget(3, 9, (0.9, 1.6, 2.8), (0.0,), 0, (4, 5, 0, 3, 6)),
         continuation=1.0,
-        measured=Measured(1.62, 4.23, 17, 1.975),
+        measured=Measured(0.89, 3.40, 21, 2.275),
     ),
     Level.AMATEUR: Strength(
         name=Level.AMATEUR.value,
         noise=Noise(aim=0.08, speed=0.04, tip=0.02),
         budget=_budget(5, 13, (0.7, 1.2, 1.9, 3.0), (-0.4, 0.0, 0.4), 3, (8, 7, 2, 5, 12)),
         continuation=3.0,
-        measured=Measured(7.09, 10.95, 61, 0.175),
+        measured=Measured(5.18, 8.40, 44, 0.212),
     ),
     Level.CLUB: Strength(
         name=Level.CLUB.value,
         noise=Noise(aim=0.045, speed=0.025, tip=0.012),
         budget=_budget(6, 15, (0.6, 0.95, 1.4, 2.1, 3.2), (-0.45, 0.0, 0.45), 4, (10, 9, 3, 6, 16)),
         continuation=5.0,
-        measured=Measured(14.37, 19.03, 86, 0.05),
+        measured=Measured(9.96, 14.20, 64, 0.05),
     ),
     Level.PRO: Strength(
         name=Level.PRO.value,
@@ -189,7 +190,7 @@ LEVELS: dict[Level, Strength] = {
             6, 15, (0.55, 0.85, 1.25, 1.8, 2.6, 3.8), (-0.5, 0.0, 0.45), 5, (12, 9, 4, 6, 20)
         ),
         continuation=7.0,
-        measured=Measured(29.67, 36.65, 102, 0.013),
+        measured=Measured(20.19, 25.50, 100, 0.0),
     ),
     Level.MASTER: Strength(
         name=Level.MASTER.value,
@@ -198,7 +199,7 @@ LEVELS: dict[Level, Strength] = {
             6, 15, (0.55, 0.85, 1.25, 1.8, 2.6, 3.8), (-0.5, 0.0, 0.45), 5, (14, 9, 4, 7, 24)
         ),
         continuation=10.0,
-        measured=Measured(48.13, 64.46, 105, 0.025),
+        measured=Measured(32.38, 43.17, 103, 0.0),
     ),
 }
 #: The same strengths by the name records and the web use (``ai:<name>``).
