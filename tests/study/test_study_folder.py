@@ -204,6 +204,12 @@ def test_a_folder_that_holds_no_study_is_refused(tmp_path: Path) -> None:
         run_study(SMALL_GAMES, tmp_path)
 
 
+def _default_interrupt() -> None:
+    """Ctrl+C as a terminal's: a suite started in the background (``make test &``) runs with
+    SIGINT ignored, which a child inherits, and Python then installs no KeyboardInterrupt."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _start(out: Path) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "onered", "study", *LONG_ARGS, "--out", str(out)],
@@ -211,6 +217,7 @@ def _start(out: Path) -> subprocess.Popen[str]:
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,  # its own process group: the workers are signalled too
+        preexec_fn=_default_interrupt,
     )
 
 
