@@ -51,7 +51,8 @@ CHUNK = 1000
 NAMES = ("white", "yellow", "red")
 TABLE = TableSpec()
 GEO = TABLE.geometry()
-R = Params().R
+_DEFAULT = Params()
+R = _DEFAULT.R
 
 #: {"balls": {...}, "v": [..], "w": [..], "e_b": .., "e_c": .., "model": .., "table": ..};
 #: a shot without "model" and "table" was found on an engine before ENGINE_VERSION 3:
@@ -155,11 +156,11 @@ def _params(shot: Shot) -> Params:
     with a constant restitution for a shot found before the models)."""
     model = shot.get("model")
     return dataclasses.replace(
-        Params(),
+        _DEFAULT,
         e_b=shot["e_b"],
         e_c=shot["e_c"],
         cushion_model=CushionModel.HAN2005 if model is None else model,
-        e_c_drop=Params().e_c_drop if model is not None else 0.0,
+        e_c_drop=_DEFAULT.e_c_drop if model is not None else 0.0,
     )
 
 

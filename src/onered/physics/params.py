@@ -231,6 +231,16 @@ class Params:
         return out
 
 
+#: The fields of :class:`Params` that take a name rather than a number (those holding an
+#: enum), each with the names it accepts in order: the one list the shot protocol and the
+#: studies read (a new categorical field is named here by its default's type).
+NAMED_PARAMS: Mapping[str, tuple[str, ...]] = {
+    f.name: tuple(member.value for member in type(f.default))
+    for f in fields(Params)
+    if isinstance(f.default, Enum)
+}
+
+
 #: What the fields an older engine did not have meant in it: Han's cushions with a
 #: constant restitution.
 _LEGACY: dict[str, object] = {"cushion_model": CushionModel.HAN2005.value, "e_c_drop": 0.0}

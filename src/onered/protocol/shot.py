@@ -50,7 +50,7 @@ from onered.physics import (
     strike_to_launch,
 )
 from onered.physics.cue import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET, MIN_ELEVATION
-from onered.physics.params import params_with
+from onered.physics.params import NAMED_PARAMS, params_with
 from onered.physics.types import Event, Launch, ShotResult, Strike
 from onered.protocol.json_fields import (
     ProtocolError,
@@ -131,10 +131,6 @@ def _object(value: object, where: str) -> dict[str, Any]:
 # --- the fields ---------------------------------------------------------------------------
 
 
-#: ``params`` fields that take a name rather than a number.
-_NAMED = frozenset({"cushion_model"})
-
-
 def _overrides(value: object, where: str, known: tuple[str, ...]) -> dict[str, float | str]:
     if value is None:
         return {}
@@ -145,7 +141,7 @@ def _overrides(value: object, where: str, known: tuple[str, ...]) -> dict[str, f
             raise ShotProtocolError(
                 f"{where}: unknown parameter {name!r} (known: {', '.join(known)})"
             )
-        if name in _NAMED:
+        if name in NAMED_PARAMS:
             if not isinstance(v, str):
                 raise ShotProtocolError(f"{where}.{name}: expected a name, got {show(v)}")
             out[name] = v  # the engine checks the name (PhysicsInputError names the choices)

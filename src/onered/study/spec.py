@@ -71,17 +71,11 @@ Physics = tuple[tuple[str, Value], ...]
 
 def named_params() -> dict[str, tuple[str, ...]]:
     """The fields of :class:`~onered.physics.Params` that take a name rather than a number
-    (those holding an enum: ``cushion_model``), each with the names it accepts in order.
-    Found from the fields' defaults, so a new categorical field is named here too."""
-    from onered.physics import Params
+    (``cushion_model``), each with the names it accepts in order
+    (:data:`onered.physics.params.NAMED_PARAMS`)."""
+    from onered.physics.params import NAMED_PARAMS
 
-    defaults = Params()
-    out: dict[str, tuple[str, ...]] = {}
-    for f in fields(Params):
-        default = getattr(defaults, f.name)
-        if isinstance(default, Enum):
-            out[f.name] = tuple(str(member.value) for member in type(default))
-    return out
+    return dict(NAMED_PARAMS)
 
 
 def _number(text: str, what: str) -> float:
