@@ -2,7 +2,7 @@
 
 import sys
 
-from onered.cli import main
+from onered.cli import main, quiet_on_broken_pipe
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(quiet_on_broken_pipe(main))

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import ModuleType
 
 from onered import __version__
@@ -38,13 +39,27 @@ def build_parser() -> argparse.ArgumentParser:
         description="Snooker-1-Red: referee, table simulation, players and interfaces.",
     )
     parser.add_argument("--version", action="version", version=f"onered {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_SubcommandParser)
     for name, module_name in SUBCOMMANDS.items():
         module = _load(module_name)
         sp = sub.add_parser(name, help=module.HELP, description=module.HELP)
         module.configure(sp)
         sp.set_defaults(_module=module_name)
     return parser
+
+
+class _SubcommandParser(argparse.ArgumentParser):
+    """A subcommand's parser: an argument it does not know is reported with its own usage
+    (``onered play --bad`` shows ``onered play``'s options; argparse alone hands unknown
+    arguments up and prints the top-level usage). Nested subcommands inherit the class."""
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        parsed, extra = super().parse_known_args(args, namespace)
+        if extra:
+            self.error(f"unrecognized arguments: {' '.join(extra)}")
+        return parsed, extra
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -59,4 +74,19 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _script() -> None:  # pragma: no cover - console entry
-    sys.exit(main())
+    sys.exit(quiet_on_broken_pipe(main))
+
+
+def quiet_on_broken_pipe(command: Callable[[], int]) -> int:
+    """Run ``command``; when the reader of standard output goes away (``onered play | head``)
+    stop quietly with status 1, as Python's documentation advises, instead of a traceback —
+    one place for every subcommand."""
+    try:
+        status = command()
+        sys.stdout.flush()  # a pipe closed after the last write fails here, not at exit
+    except BrokenPipeError:
+        # Point stdout at /dev/null: the interpreter's final flush must not fail again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    return status

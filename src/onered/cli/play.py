@@ -81,16 +81,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", help="print only the result")
 
 
-def _names(args: argparse.Namespace) -> tuple[str, str] | str:
+def _names(args: argparse.Namespace) -> tuple[str, str]:
+    """The players' names, checked as the game core checks a record's (``game.validate``):
+    ``--names`` (two, separated by a comma) when given, else from the players' levels."""
+    from onered.game import validate
+
     if args.names:
-        parts = [p.strip() for p in str(args.names).split(",")]
-        if len(parts) != 2 or not all(parts) or parts[0] == parts[1]:
-            return f"--names: expected two different names separated by a comma, got {args.names!r}"
-        return (parts[0], parts[1])
+        return validate.names(str(args.names).split(","), "--names")
     base = [spec.partition(":")[2].capitalize() or spec for spec in (args.p1, args.p2)]
     if base[0] == base[1]:
-        return (f"{base[0]} 1", f"{base[1]} 2")
-    return (base[0], base[1])
+        base = [f"{base[0]} 1", f"{base[1]} 2"]
+    return validate.names(base, "--p1/--p2")
 
 
 def _ball(name: str, lang: str) -> str:
@@ -187,21 +188,18 @@ def run(args: argparse.Namespace) -> int:
     """Play the game; exit status 0 when it was played (and recorded), 2 on bad arguments."""
     import random
 
-    from onered.game import PhysicsSimulator
+    from onered.game import PhysicsSimulator, validate
     from onered.game.record import dumps, entry_line, match_line
     from onered.players import GameSettings, PlayerSpecError, make_player, play_game
     from onered.texts import Lang
 
     if isinstance(sys.stdout, io.TextIOWrapper):
         sys.stdout.reconfigure(encoding="utf-8")
-    names = _names(args)
-    if isinstance(names, str):
-        print(f"onered play: {names}", file=sys.stderr)
-        return 2
-    if args.target < 1:
-        print(
-            f"onered play: --target: expected a positive number, got {args.target}", file=sys.stderr
-        )
+    try:
+        names = _names(args)
+        validate.target(args.target, "--target")
+    except validate.ValidationError as exc:
+        print(f"onered play: {exc}", file=sys.stderr)
         return 2
     if args.max_strokes < 1:
         print(
