@@ -8,7 +8,10 @@ command says so and exits 2. Games are kept in an SQLite database in the data fo
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib.util
+import os
+import socket
 import sys
 from pathlib import Path
 
@@ -44,7 +47,8 @@ def missing_packages() -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Serve until interrupted; 2 when the extra is missing or the data folder is unusable."""
+    """Serve until interrupted; 2 when the extra is missing, the port cannot be listened on
+    (taken, say: one line naming it, no traceback) or the data folder is unusable."""
     missing = missing_packages()
     if missing:
         print(
@@ -56,6 +60,17 @@ def run(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         print(f"onered serve: --port: {args.port} is not a port (1-65535)", file=sys.stderr)
         return 2
+    try:
+        sock = listen(args.host, args.port)
+    except OSError as exc:
+        print(f"onered serve: {_bind_problem(exc, args.host, args.port)}", file=sys.stderr)
+        return 2
+    with sock:
+        return _serve(args, sock)
+
+
+def _serve(args: argparse.Namespace, sock: socket.socket) -> int:
+    """Build the app on the data folder and serve it on the bound ``sock``."""
     import uvicorn
 
     from onered.web.app import create_app
@@ -68,7 +83,29 @@ def run(args: argparse.Namespace) -> int:
         print(f"onered serve: --data: {exc}", file=sys.stderr)
         return 2
     host = f"[{args.host}]" if ":" in args.host else args.host
+    # Announced only once the port is ours: a user never opens someone else's server.
     print(f"onered: open http://{host}:{args.port}/ in a browser (Ctrl+C stops)", flush=True)
     print(f"onered: games are kept in {data}", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")
+    uvicorn.Server(config).run(sockets=[sock])
     return 0
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host``:``port`` (IPv6 when the host has a colon), bound
+    before anything is announced; ``OSError`` when the port is taken or the host unknown."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    socket.getaddrinfo(host, port, family, socket.SOCK_STREAM)  # an unknown host: gaierror
+    return socket.create_server((host, port), family=family)
+
+
+def _bind_problem(exc: OSError, host: str, port: int) -> str:
+    """One line on why the server cannot listen, naming the port (or host)."""
+    reason = os.strerror(exc.errno) if exc.errno and exc.errno > 0 else exc.strerror
+    if exc.errno == errno.EADDRINUSE:
+        return f"--port: port {port} on {host} is in use (another server?); choose another port"
+    if exc.errno == errno.EACCES:
+        return f"--port: not allowed to listen on port {port} (ports below 1024 need root)"
+    if isinstance(exc, socket.gaierror) or exc.errno == errno.EADDRNOTAVAIL:
+        return f"--host: cannot listen on {host!r} ({reason})"
+    return f"cannot listen on {host}:{port}: {reason or exc}"
