@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
+from onered.errors import OneredError
 from onered.game.summary import RecordedVerdict, visits
 from onered.protocol.json_fields import ProtocolError, loads_object
 
@@ -32,8 +33,10 @@ BREAK_BINS: tuple[tuple[int, int | None], ...] = (
 SCORE_GROUPS = ("cannon", "pot", "in_off")
 
 
-class StatsError(ValueError):
+class StatsError(OneredError, ValueError):
     """A record that cannot be read for statistics; the message names the file and line."""
+
+    default_code = "stats"
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from onered.errors import OneredError
+
 if TYPE_CHECKING:
     from onered.coach import Advice
     from onered.game.model import Action, Position
@@ -45,8 +47,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed of the noise samples")
 
 
-class _InputError(Exception):
+class _InputError(OneredError):
     """Bad input: the message is printed and the exit status is 2."""
+
+    default_code = "input"
 
 
 def _read_text(name: str) -> str:

@@ -30,6 +30,7 @@ from enum import Enum
 
 from onered import bridge
 from onered.coach.action import CueAction, describe
+from onered.errors import OneredError
 from onered.game.loop import Game
 from onered.game.model import Action, GameError, Position, StrokeRecord
 from onered.game.simulator import PhysicsSimulator
@@ -51,8 +52,10 @@ DEFAULT_SAMPLES = 200
 EQUAL_MARGIN = 0.05
 
 
-class AdviceError(ValueError):
+class AdviceError(OneredError, ValueError):
     """A position or level the coach cannot advise on; the message names the input."""
+
+    default_code = "advice"
 
 
 class Reason(Enum):

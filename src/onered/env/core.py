@@ -17,6 +17,7 @@ import numpy as np
 from onered.env.lean import LeanGame, Simulated
 from onered.env.opponents import check_opponent, make_opponent
 from onered.env.spaces import Decision, observe, to_action
+from onered.errors import OneredError
 from onered.game import Action, Position
 from onered.physics import Params, TableSpec
 from onered.players import Player
@@ -53,8 +54,10 @@ class _Options(Mapping[Option, Position]):
         return len(self._get())
 
 
-class ConfigError(ValueError):
+class ConfigError(OneredError, ValueError):
     """An environment setting that cannot be used; the message names it."""
+
+    default_code = "env_config"
 
 
 @dataclass(frozen=True)

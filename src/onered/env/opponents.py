@@ -12,6 +12,7 @@ import random
 from collections.abc import Mapping
 
 from onered.env.spaces import place_in_d
+from onered.errors import OneredError
 from onered.game.loop import placement_problem
 from onered.game.model import Action, LagChoice, Position
 from onered.physics import Params, TableSpec
@@ -79,8 +80,10 @@ class RandomPlayer:
 OPPONENTS: tuple[str, ...] = ("random", *STRENGTHS)
 
 
-class OpponentError(ValueError):
+class OpponentError(OneredError, ValueError):
     """An opponent name the environment does not know."""
+
+    default_code = "opponent"
 
 
 def check_opponent(name: object) -> str:

@@ -51,6 +51,7 @@ from functools import cache
 import numpy as np
 from gymnasium import spaces
 
+from onered.errors import OneredError
 from onered.game.loop import placement_problem
 from onered.game.model import Action
 from onered.physics.cue import (
@@ -165,9 +166,11 @@ def observation_space(target: int) -> spaces.Box:
     return spaces.Box(np.zeros(len(OBS_NAMES), dtype=np.float32), high, dtype=np.float32)
 
 
-class ActionError(ValueError):
+class ActionError(OneredError, ValueError):
     """An action the environment cannot read: wrong shape, a non-finite component, or
     (with ``clip=False``) a component outside the action space."""
+
+    default_code = "env_action"
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,11 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from onered.errors import OneredError
 from onered.rules import Ball, FoulCode, GameState
 
 
-class MarkError(ValueError):
+class MarkError(OneredError, ValueError):
     """A combination of taps that no stroke can produce; the message names the taps."""
+
+    default_code = "mark"
 
 
 class Part(Enum):

@@ -10,22 +10,29 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from onered.errors import OneredError
 from onered.physics.types import ShotResult, Strike
 from onered.rules import Ball, GameState, Option, ScoreKind, Stroke, Verdict
 from onered.table import Point
 
 
-class GameError(ValueError):
+class GameError(OneredError, ValueError):
     """An action the game cannot take; the message names the input and what is wrong."""
+
+    default_code = "game"
 
 
 class IllegalPlacementError(GameError):
     """A cue ball placed where it may not stand: outside the D, off the table, on a ball."""
 
+    default_code = "illegal_placement"
+
 
 class IllegalActionError(GameError):
     """An action that does not fit the game's state (a placement when not in hand, a
     stroke with a choice still open, anything after the end, a malformed strike)."""
+
+    default_code = "illegal_action"
 
 
 @dataclass(frozen=True, slots=True)

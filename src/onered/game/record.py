@@ -48,6 +48,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
+from onered.errors import OneredError
 from onered.game.model import (
     Action,
     ChoiceRecord,
@@ -82,13 +83,15 @@ _OPTIONS = {o.value: o for o in Option}
 _SCORES = {k.value: k for k in ScoreKind}
 
 
-class RecordError(ValueError):
+class RecordError(OneredError, ValueError):
     """A record that cannot be read: the message names the line and the field.
 
     ``line``: the file's 1-based line number at fault (``None`` when the message names it
     itself or it is the whole file); ``code``: the kind of fault, for an interface's own
     words (``onered.web.i18n`` has ``error.<code>``); ``params``: the values its words use
     (``line``, ``detail``, ``max`` ...)."""
+
+    default_code = "bad_record"
 
     def __init__(
         self,

@@ -23,14 +23,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from onered.errors import OneredError
 from onered.rules import Ball, Match
 
 #: Longest match offered (games).
 MAX_BEST_OF = 99
 
 
-class SeriesError(ValueError):
+class SeriesError(OneredError, ValueError):
     """Match settings or results that do not make a match; the message names the field."""
+
+    default_code = "series"
 
 
 @dataclass(frozen=True, slots=True)

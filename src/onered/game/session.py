@@ -24,6 +24,7 @@ from functools import lru_cache
 from typing import Any
 
 from onered import rules
+from onered.errors import OneredError
 from onered.game import validate
 from onered.game.loop import Game
 from onered.game.marking import Mark, MarkError, compose
@@ -54,11 +55,13 @@ CHECKPOINT = 64
 HUMAN = "human"
 
 
-class SessionError(ValueError):
+class SessionError(OneredError, ValueError):
     """A change the game refuses: ``code`` names the kind (``over``, ``no_undo``,
     ``claim_none``, ``claim_foul``, ``played``, ``not_played``, ``computer_turn``,
     ``bad_line``, ``bad_mark``, ``bad_stroke``, ``no_choice``,
     ``ai_failed``), ``params`` the values its words use."""
+
+    default_code = "session"
 
     def __init__(self, code: str, message: str, params: Mapping[str, object] | None = None):
         super().__init__(message)

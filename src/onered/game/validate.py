@@ -18,6 +18,8 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from onered.errors import OneredError
+
 #: Longest name accepted, in characters.
 MAX_NAME = 40
 #: Highest target accepted.
@@ -29,10 +31,12 @@ BANNED_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Co", "Cs"})
 ZERO_WIDTH = frozenset("\u200b\u200c\u200d\u2060\ufeff\u180e\u3164\uffa0\u115f\u1160\u034f")
 
 
-class ValidationError(ValueError):
+class ValidationError(OneredError, ValueError):
     """A value a game cannot start with: ``where`` names the input, ``code`` the kind of
     fault (``name_empty``, ``name_long``, ``name_chars``, ``names_same``, ``target``,
     ``physics``), ``params`` the values its message uses."""
+
+    default_code = "invalid_value"
 
     def __init__(
         self, where: str, code: str, message: str, params: Mapping[str, object] | None = None

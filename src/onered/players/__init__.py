@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from onered.errors import OneredError
 from onered.physics import Params, TableSpec
 from onered.players.ai import AIPlayer
 from onered.players.base import Player
@@ -46,8 +47,10 @@ __all__ = [
 ]
 
 
-class PlayerSpecError(ValueError):
+class PlayerSpecError(OneredError, ValueError):
     """A player description that names no known player."""
+
+    default_code = "player_spec"
 
 
 def make_player(

@@ -17,9 +17,13 @@ from collections.abc import Mapping
 
 import orjson
 
+from onered.errors import OneredError
 
-class ProtocolError(ValueError):
+
+class ProtocolError(OneredError, ValueError):
     """A line or document that breaks its protocol: not JSON, a wrong type or value."""
+
+    default_code = "protocol"
 
 
 #: The non-JSON number tokens some encoders write; named in the error when found.

@@ -86,6 +86,8 @@ class ShotProtocolError(ProtocolError):
     """A shot input that breaks the shot protocol; the message names the field. (A
     :class:`~onered.protocol.json_fields.ProtocolError`, hence a ``ValueError``.)"""
 
+    default_code = "shot_protocol"
+
 
 @dataclass(frozen=True, slots=True)
 class ShotInput:

@@ -12,6 +12,7 @@ from dataclasses import MISSING, dataclass, fields
 from enum import Enum
 from typing import TypeVar
 
+from onered.errors import OneredError
 from onered.table import Point, Spot
 
 
@@ -158,24 +159,34 @@ def _quick_init(cls: type[_T]) -> type[_T]:
     return cls
 
 
-class RulesError(ValueError):
+class RulesError(OneredError, ValueError):
     """Input the referee cannot judge: malformed or impossible data (never a foul)."""
+
+    default_code = "rules"
 
 
 class InvalidMatchError(RulesError):
     """The match settings are wrong (target, players, balls)."""
 
+    default_code = "invalid_match"
+
 
 class InvalidStrokeError(RulesError):
     """The stroke contradicts the state of the game (e.g. a ball that is not on the table)."""
+
+    default_code = "invalid_stroke"
 
 
 class InvalidChoiceError(RulesError):
     """A foul option given when none is pending."""
 
+    default_code = "invalid_choice"
+
 
 class GameOverError(RulesError):
     """A stroke or choice after the game has ended."""
+
+    default_code = "game_over"
 
 
 @dataclass(frozen=True, slots=True)

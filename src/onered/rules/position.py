@@ -77,6 +77,8 @@ _COUNTERS = re.compile(r"(\d{1,18})/(\d{1,18})/(\d{1,18})")
 class PositionError(RulesError):
     """A position text that cannot be read, or a state the referee could not be in."""
 
+    default_code = "position"
+
 
 # --- writing -------------------------------------------------------------------------------
 

@@ -25,11 +25,14 @@ if TYPE_CHECKING:
 class StudyInterruptedError(StudyError):
     """The study was stopped (Ctrl+C) with ``done`` of ``total`` tasks kept."""
 
+    default_code = "study_interrupted"
+
     def __init__(self, folder: Path, done: int, total: int) -> None:
         self.folder, self.done, self.total = folder, done, total
         super().__init__(
             f"stopped: {done} of {total} tasks are done and kept in {folder}; "
-            "run the same study again to resume it"
+            "run the same study again to resume it",
+            params={"folder": str(folder), "done": done, "total": total},
         )
 
 

@@ -16,12 +16,16 @@ from dataclasses import asdict, dataclass, fields, replace
 from enum import Enum
 from typing import Any
 
+from onered.errors import OneredError
+
 #: Bumped when a task's rows change for the same spec (a folder of another format is refused).
 FORMAT = 1
 
 
-class StudyError(ValueError):
+class StudyError(OneredError, ValueError):
     """Settings or a study folder that cannot be used; the message names the input."""
+
+    default_code = "study"
 
 
 class Kind(Enum):

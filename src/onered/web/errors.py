@@ -15,9 +15,13 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from onered.errors import OneredError
 
-class ApiError(Exception):
+
+class ApiError(OneredError):
     """An error answered with an HTTP status as ``{"error", "code", "params"}``."""
+
+    default_code = "api"
 
     def __init__(
         self,
@@ -26,11 +30,8 @@ class ApiError(Exception):
         code: str | None = None,
         params: Mapping[str, object] | None = None,
     ) -> None:
-        super().__init__(message)
+        super().__init__(message, code=code, params=params)
         self.status = status
-        self.message = message
-        self.code = code
-        self.params = dict(params or {})
 
     def body(self) -> dict[str, object]:
         """The JSON answer."""

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from onered.errors import OneredError
 from onered.game.series import Series, SeriesError
 from onered.rules import Ball
 from onered.web.store import DB_NAME, connect, hash_token, transaction
@@ -38,11 +39,16 @@ CREATE TABLE IF NOT EXISTS match_games (
 """
 
 
-class MatchConflictError(Exception):
+class MatchConflictError(OneredError):
     """A game was added to the match by someone else first (``expected`` games, ``found``)."""
 
+    default_code = "match_conflict"
+
     def __init__(self, expected: int, found: int) -> None:
-        super().__init__(f"the match has {found} games, not {expected}: reload and try again")
+        super().__init__(
+            f"the match has {found} games, not {expected}: reload and try again",
+            params={"expected": expected, "found": found},
+        )
         self.expected = expected
         self.found = found
 

@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
+from onered.errors import OneredError
+
 #: File name of the database inside the data folder.
 DB_NAME = "onered.sqlite3"
 SCHEMA_VERSION = 1
@@ -64,16 +66,21 @@ class Mode(Enum):
     IMPORT = "import"
 
 
-class StoreError(RuntimeError):
+class StoreError(OneredError, RuntimeError):
     """The database cannot be opened or is not onered's."""
 
+    default_code = "store"
 
-class ConflictError(Exception):
+
+class ConflictError(OneredError):
     """The game changed since the client last saw it (``expected`` lines, found ``found``)."""
+
+    default_code = "conflict"
 
     def __init__(self, expected: int, found: int) -> None:
         super().__init__(
-            f"after: you saw {expected} lines, the game now has {found}; reload and try again"
+            f"after: you saw {expected} lines, the game now has {found}; reload and try again",
+            params={"expected": expected, "found": found},
         )
         self.expected = expected
         self.found = found
