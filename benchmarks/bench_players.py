@@ -34,8 +34,8 @@ from typing import Any
 
 from onered.game import Action, Game, PhysicsSimulator, Position
 from onered.game.record import game_lines
+from onered.game.stats import Stats, Tally
 from onered.players import GameSettings, Player, make_player, play_game
-from onered.stats import Stats, Tally
 
 
 class Timed:

@@ -11,7 +11,7 @@ Three measurements, each seeded (``--seed``) and spread over ``--jobs`` processe
 ``games``
     Games to ``--target`` for each pair of ``--pairs`` (``novice:beginner,...``),
     ``--games`` each: wins with a 95 % Wilson interval, each level's points per visit,
-    average and highest break and fouls per game (``onered.stats``), decision times.
+    average and highest break and fouls per game (``onered.game.stats``), decision times.
 ``both`` (in ``games`` and ``breaks``)
     Game sense, counted from the referee's verdicts: fouls of the 75-cannon and 15-hazard
     limits and of the baulk-line rule; baulk-line windows entered (the referee's
@@ -41,12 +41,12 @@ from onered import rules
 from onered.game import Game, PhysicsSimulator
 from onered.game.model import StrokeRecord
 from onered.game.record import game_lines
+from onered.game.stats import BREAK_BINS, Tally
 from onered.players import STRENGTHS, GameSettings, make_player, play_game
 from onered.rules import Ball, CallCode, FoulCode, Match
-from onered.stats import BREAK_BINS, Tally
 from onered.table import BALL_DIAMETER, LENGTH, WIDTH
 
-#: The break classes of the distribution (``onered.stats``' classes).
+#: The break classes of the distribution (``onered.game.stats``' classes).
 BINS = BREAK_BINS
 #: A target no visit reaches: break building has none.
 NO_TARGET = 100_000

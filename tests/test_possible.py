@@ -11,7 +11,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from onered.game.fouls import Touch, bad_from_hand_touches
+from onered.bridge import Touch, bad_from_hand_touches
 from onered.rules import Ball, InvalidStrokeError, Match, Stroke, judge, start
 from onered.rules.model import IN_OFF_OF, POT_OF, GameState, ScoreKind
 from onered.rules.possible import (

@@ -6,9 +6,28 @@ the time-ordered event log (and the rest positions where the question is about r
 answers one question the referee protocol asks; :func:`outcome` puts them together into the
 ``outcome`` object of the shot protocol (``docs/shot-protocol.md``), which is a valid referee
 ``stroke`` line's fields. :func:`compact_outcome` gives the same answer for a shot of
-``onered.physics.simulate_compact`` (the AI's lean form: integer-coded events, no paths), and
-:meth:`Outcome.stroke` turns either into the referee's :class:`onered.rules.Stroke`, so the
-game loop and the AI's search read a simulated stroke in one way.
+``onered.physics.simulate_compact`` (the AI's lean form: integer-coded events, no paths).
+:func:`stroke` and :func:`compact_stroke` give the referee's :class:`onered.rules.Stroke` of
+either, the one foul the referee leaves to its caller that a simulated table can show
+included (``bad_from_hand``, below), so the game loop, the AI's search and the lean game
+read a simulated stroke in one way.
+
+Of the caller's foul codes, only one can happen on a simulated table: a wrong stroke from
+hand (2.6, 2.11(6), ``bad_from_hand``) — the placement outside the D the referee derives
+itself, but whether the ball was played out of baulk it cannot know. The others (a double
+hit, a push, a jump, feet off the floor, touching a ball) are things a player's body does,
+which the simulation does not model. The reading (2.6.3–2.6.6 of the original, decision 7
+of ``docs/rules.md`` as corrected on 2026-12-03): from hand, before the cue ball touches a
+ball in baulk, comes back across the baulk line into baulk, or comes to rest in baulk, it
+must have touched a ball out of baulk or a cushion at a point out of baulk (2.6.3, 2.6.4).
+Cushions in baulk may be used on the way out (2.6.5). So a ball in baulk may not be played
+directly (2.6.6) — "in baulk" by its centre (decision 1), so a ball whose centre is on the
+line is in baulk however far it overhangs, and one whose centre is beyond the line is not —
+but it may be played after a cushion out of baulk (2.6.4). A cue ball that falls into a
+pocket without touching anything is a miss (and, with every object ball in baulk,
+``in_off_from_hand``), which the referee derives. Pocket jaws are part of the cushion. One
+reading, :func:`bad_from_hand_touches`, over the cue ball's :class:`Touch`\\ es, fed a full
+shot (:func:`bad_from_hand`) or a compact one (:func:`bad_from_hand_compact`).
 
 Only the cue ball's own contacts count for :func:`first_hit` and :func:`cannon`: an object
 ball running into the other object ball is not the cue ball touching it.
@@ -16,14 +35,15 @@ ball running into the other object ball is not the cue ball touching it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any, TypeVar
 
 from onered import rules
 from onered.physics import DIRECTIONS, EVENT_KINDS, CompactShot
-from onered.physics.types import Event, EventKind, ShotResult, Vec2
-from onered.table import in_baulk
+from onered.physics.types import Event, EventKind, ShotResult, Vec2, position_at
+from onered.table import BAULK_Y, in_baulk
 from onered.table import touching as balls_touching
 
 #: ``first_hit`` value when the cue ball touches both object balls at the same instant.
@@ -48,6 +68,12 @@ _C_POCKET = EVENT_KINDS.index(_POCKET)
 _C_BAULK_LINE = EVENT_KINDS.index(_BAULK_LINE)
 _C_OFF_TABLE = frozenset(k for k, kind in enumerate(EVENT_KINDS) if kind.value == _OFF_TABLE_KIND)
 _C_IN = DIRECTIONS.index("in")
+_C_OUT = DIRECTIONS.index("out")
+_C_CUSHION = EVENT_KINDS.index(EventKind.CUSHION)
+_CUSHION = EventKind.CUSHION
+#: The caller's fouls of a stroke: none, or a stroke from hand not played out of baulk.
+_NO_FOULS: frozenset[rules.FoulCode] = frozenset()
+_BAD_FROM_HAND = frozenset({rules.FoulCode.BAD_FROM_HAND})
 #: The referee's balls by name (a dict lookup is cheaper than ``Ball(name)``).
 _BALLS: dict[str, rules.Ball] = {ball.value: ball for ball in rules.Ball}
 #: A ball as the protocol names it or as the referee knows it.
@@ -207,19 +233,46 @@ def outcome(result: ShotResult, cue: str) -> Outcome:
     )
 
 
+def stroke(
+    result: ShotResult,
+    cue: str,
+    before: Mapping[str, Vec2],
+    *,
+    placed: Vec2 | None = None,
+    striker: str | None = None,
+) -> rules.Stroke:
+    """The referee's stroke for a simulated shot played with cue ball ``cue`` from
+    ``before`` (every ball's centre, the cue ball's placement included): :func:`outcome`,
+    with the placement from hand, ``bad_from_hand`` when a stroke from hand was not played
+    out of baulk (:func:`bad_from_hand`) and the striker's name when he is named."""
+    fouls = _NO_FOULS
+    if placed is not None and bad_from_hand(result, cue, before):
+        fouls = _BAD_FROM_HAND
+    return outcome(result, cue).stroke(placed=placed, fouls=fouls, striker=striker)
+
+
 def compact_stroke(
     shot: CompactShot,
     ids: Sequence[str],
     cue: str,
     *,
     placed: Vec2 | None = None,
-    fouls: frozenset[rules.FoulCode] = frozenset(),
+    before: Mapping[str, Vec2] | None = None,
+    striker: str | None = None,
 ) -> rules.Stroke:
     """The referee's stroke for a shot of ``onered.physics.simulate_compact`` (``ids``: the
-    batch's ``ball_ids``), with the placement from hand and the caller's fouls: the
-    questions of :func:`outcome` answered from the integer-coded events (the AI judges
-    thousands of shots a decision, so this reads them once, straight into the referee's
-    terms; :func:`compact_outcome` gives the same as an :class:`Outcome`)."""
+    batch's ``ball_ids``) played from ``before``, with the placement from hand (and then
+    ``bad_from_hand`` read by :func:`bad_from_hand_compact`; ``before`` is needed then)
+    and the striker's name: the questions of :func:`stroke` answered from the
+    integer-coded events (the AI judges thousands of shots a decision, so this reads them
+    once, straight into the referee's terms; :func:`compact_outcome` gives the same as an
+    :class:`Outcome`)."""
+    fouls = _NO_FOULS
+    if placed is not None:
+        if before is None:
+            raise ValueError("compact_stroke: a stroke from hand is read with the balls before it")
+        if bad_from_hand_compact(shot.events, shot.rest, ids, cue, before):
+            fouls = _BAD_FROM_HAND
     balls = _balls_of(tuple(ids))
     ci = ids.index(cue)
     contacts: list[tuple[float, rules.Ball | rules.Both]] = []
@@ -242,6 +295,7 @@ def compact_stroke(
     rest = shot.rest
     at = rest[ci]
     return rules.Stroke(
+        striker=striker,
         placed=placed,
         fouls=fouls,
         first_hit=_first_hit(contacts, rules.BOTH),
@@ -282,3 +336,111 @@ def _balls_of(ids: tuple[str, ...]) -> tuple[rules.Ball, ...]:
     if found is None:
         found = _BALLS_OF[ids] = tuple(_BALLS[name] for name in ids)
     return found
+
+
+# --- a stroke from hand (decision 7) ---------------------------------------------------------
+
+
+class Touch(Enum):
+    """What the cue ball met, in the terms of 2.6: only these matter to the reading."""
+
+    BALL_IN_BAULK = "ball_in_baulk"  # a ball whose centre stood in baulk (decision 1)
+    BALL_OUT_OF_BAULK = "ball_out_of_baulk"
+    CUSHION_IN_BAULK = "cushion_in_baulk"  # allowed on the way out (2.6.5), counts for nothing
+    CUSHION_OUT_OF_BAULK = "cushion_out_of_baulk"
+    LEAVES_BAULK = "leaves_baulk"  # its centre crossed the baulk line away from the bottom
+    ENTERS_BAULK = "enters_baulk"  # ... and towards it
+    FALLS = "falls"  # into a pocket
+
+
+def bad_from_hand_touches(touches: Iterable[Touch], rests_in_baulk: bool) -> bool:
+    """The stroke from hand was not played out of baulk (decision 7, see the module
+    docstring): ``touches`` are the cue ball's in time order, ``rests_in_baulk`` whether
+    it came to rest with its centre in baulk (``False`` when it fell)."""
+    played_out = left = False
+    for touch in touches:
+        if touch is Touch.BALL_OUT_OF_BAULK or touch is Touch.FALLS:
+            return False
+        if touch is Touch.BALL_IN_BAULK:
+            return not played_out
+        if touch is Touch.CUSHION_OUT_OF_BAULK:
+            played_out = True
+        elif touch is Touch.LEAVES_BAULK:
+            left = True
+        elif touch is Touch.ENTERS_BAULK and left and not played_out:
+            # back into baulk (2.6.4); a ball placed a hair beyond the line (still in the D
+            # by decision 1's tolerance) that is played straight down has not come back
+            return True
+    return not played_out and rests_in_baulk
+
+
+def _shot_touches(result: ShotResult, cue: str, before: Mapping[str, Vec2]) -> Iterator[Touch]:
+    path = result.paths.get(cue, ())
+    start = before[cue]
+    beyond = start[1] > BAULK_Y  # which side of the line the engine has the cue ball on
+    for event in result.events:
+        if cue not in event.balls:
+            continue
+        kind = event.kind
+        if kind is _BALL_BALL:
+            other = event.balls[0] if event.balls[1] == cue else event.balls[1]
+            yield Touch.BALL_IN_BAULK if in_baulk(before[other]) else Touch.BALL_OUT_OF_BAULK
+        elif kind is _CUSHION:
+            # located on the path (decision 1, exactly); without one, by the crossings
+            out = not in_baulk(position_at(path, event.t, start)) if path else beyond
+            yield Touch.CUSHION_OUT_OF_BAULK if out else Touch.CUSHION_IN_BAULK
+        elif kind is _BAULK_LINE:
+            beyond = event.direction == "out"
+            yield Touch.LEAVES_BAULK if beyond else Touch.ENTERS_BAULK
+        elif kind is _POCKET:
+            yield Touch.FALLS
+
+
+def bad_from_hand(result: ShotResult, cue: str, before: Mapping[str, Vec2]) -> bool:
+    """The stroke from hand was not played out of baulk (decision 7). ``before`` holds
+    every ball's centre before the stroke, the cue ball's placement included; cushion
+    contacts are located on the cue ball's path in ``result`` (without a path, by its
+    baulk-line crossings)."""
+    rest = result.rest.get(cue)
+    rests_in_baulk = rest is not None and in_baulk(rest)
+    return bad_from_hand_touches(_shot_touches(result, cue, before), rests_in_baulk)
+
+
+def _compact_touches(
+    events: Iterable[tuple[float, int, int, int, int, int, int]],
+    ids: Sequence[str],
+    ci: int,
+    before: Mapping[str, Vec2],
+) -> Iterator[Touch]:
+    beyond = before[ids[ci]][1] > BAULK_Y
+    for _t, kind, a, b, _cushion, _pocket, direction in events:
+        if a != ci and b != ci:
+            continue
+        if kind == _C_BALL_BALL:
+            other = ids[b if a == ci else a]
+            yield Touch.BALL_IN_BAULK if in_baulk(before[other]) else Touch.BALL_OUT_OF_BAULK
+        elif kind == _C_CUSHION:
+            # no path in the compact form: the cue ball's side of the line, by its crossings
+            yield Touch.CUSHION_OUT_OF_BAULK if beyond else Touch.CUSHION_IN_BAULK
+        elif kind == _C_BAULK_LINE and direction in (_C_IN, _C_OUT):
+            beyond = direction == _C_OUT
+            yield Touch.LEAVES_BAULK if beyond else Touch.ENTERS_BAULK
+        elif kind == _C_POCKET:
+            yield Touch.FALLS
+
+
+def bad_from_hand_compact(
+    events: Iterable[tuple[float, int, int, int, int, int, int]],
+    rest: Sequence[Vec2 | None],
+    ids: Sequence[str],
+    cue: str,
+    before: Mapping[str, Vec2],
+) -> bool:
+    """:func:`bad_from_hand` for a shot of ``onered.physics.simulate_compact`` (its
+    ``events`` and ``rest``, the batch's ``ids``). With no trajectories, a cushion
+    contact is placed by the side of the baulk line the cue ball's crossings put it on,
+    which differs from :func:`bad_from_hand` only within 1e-6 m of the line."""
+    ci = ids.index(cue)
+    end = rest[ci]
+    rests_in_baulk = end is not None and in_baulk(end)
+    return bad_from_hand_touches(_compact_touches(events, ids, ci, before), rests_in_baulk)

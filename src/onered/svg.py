@@ -16,7 +16,7 @@ from html import escape
 from pathlib import Path
 
 from onered.physics.geometry import Knuckle, TableGeometry, TableSpec
-from onered.physics.types import EventKind, Segment, ShotResult, Vec2
+from onered.physics.types import EventKind, Segment, ShotResult, Vec2, position_at
 from onered.table import BALL_RADIUS, D_CENTRE, D_RADIUS, SPOT_POINTS
 
 #: Widths drawn around the playing surface (metres): cushion rubber and wooden rail, and the
@@ -61,26 +61,6 @@ class _Frame:
         return f"{self.x(p[0])},{self.y(p[1])}"
 
 
-def _at(seg: Segment, t: float) -> Vec2:
-    """The centre at time ``t`` on a segment's quadratic."""
-    tau = t - seg.t0
-    return (
-        seg.p0[0] + seg.v0[0] * tau + 0.5 * seg.a[0] * tau * tau,
-        seg.p0[1] + seg.v0[1] * tau + 0.5 * seg.a[1] * tau * tau,
-    )
-
-
-def position_at(path: Sequence[Segment], t: float, default: Vec2) -> Vec2:
-    """A ball's centre at time ``t`` from its path (``default`` if the path is empty): the
-    segment covering ``t``, else the nearest end of the path."""
-    if not path:
-        return default
-    for seg in path:
-        if seg.t0 <= t <= seg.t1:
-            return _at(seg, t)
-    return path[0].p0 if t < path[0].t0 else _at(path[-1], path[-1].t1)
-
-
 def _path_data(path: Sequence[Segment], frame: _Frame) -> str:
     """SVG path data for a trajectory: one quadratic Bézier per moving segment."""
     parts: list[str] = []
@@ -89,7 +69,7 @@ def _path_data(path: Sequence[Segment], frame: _Frame) -> str:
         span = seg.t1 - seg.t0
         if not (math.isfinite(span) and span > 0) or seg.v0 == (0.0, 0.0) == seg.a:
             continue
-        end = _at(seg, seg.t1)
+        end = seg.at(seg.t1)
         control = (seg.p0[0] + seg.v0[0] * span / 2, seg.p0[1] + seg.v0[1] * span / 2)
         if last is None or math.dist(last, seg.p0) > 1e-4:
             parts.append(f"M{frame.xy(seg.p0)}")

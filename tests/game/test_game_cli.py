@@ -113,7 +113,7 @@ def test_stats_of_a_record(
     ("argv", "message"),
     [
         (["play", "--p1", "ai:grandmaster"], "onered play: player 'ai:grandmaster': unknown level"),
-        (["play", "--p2", "human:x"], "unknown kind 'human'"),
+        (["play", "--p2", "robot:x"], "unknown kind 'robot'"),
         (["play", "--names", "Ann,Ann"], "--names: expected two different names"),
         (["play", "--target", "0"], "--target: expected a positive number"),
         (["play", "--record", "/nonexistent-dir/x.jsonl"], "onered play: cannot write"),

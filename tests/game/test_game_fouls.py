@@ -13,7 +13,7 @@ import pytest
 from game_support import P1, P2, baulk, cushion, hit, pocket, real_game_at
 
 from onered import bridge, rules
-from onered.game.fouls import bad_from_hand, bad_from_hand_compact, position_at
+from onered.bridge import bad_from_hand, bad_from_hand_compact
 from onered.game.model import Action, Position
 from onered.physics import (
     DIRECTIONS,
@@ -25,7 +25,7 @@ from onered.physics import (
     simulate_compact,
     strike_to_launch,
 )
-from onered.physics.types import Event, Segment, ShotResult, Strike
+from onered.physics.types import Event, Segment, ShotResult, Strike, position_at
 from onered.players.search import Searcher
 from onered.players.strength import STRENGTHS
 from onered.rules import Ball, FoulCode, Match
@@ -240,6 +240,20 @@ def test_position_at_follows_the_quadratic_pieces() -> None:
     assert position_at(path, 0.5, (9.0, 9.0)) == (0.875, 0.0)
     assert position_at(path, 2.0, (9.0, 9.0)) == (1.5, 1.0)
     assert position_at((), 2.0, (9.0, 9.0)) == (9.0, 9.0)
+    assert position_at(path, 9.0, (9.0, 9.0)) == (1.5, 2.0)  # the path's end after it
+
+
+def test_before_its_path_starts_a_ball_stands_at_the_start_and_in_a_gap_at_the_last_end() -> None:
+    # The two readings that once disagreed (the foul reading gave the default before the
+    # path, the drawing the start; the drawing gave the path's end in a gap): one now.
+    path = (
+        Segment(0.5, 1.0, (1.0, 1.0), (1.0, 0.0), (0.0, 0.0)),
+        Segment(2.0, 3.0, (2.0, 1.0), (0.0, 1.0), (0.0, 0.0)),
+    )
+    assert position_at(path, 0.0, (9.0, 9.0)) == (1.0, 1.0) == path[0].at(0.0)
+    assert position_at(path, 1.5, (9.0, 9.0)) == (1.5, 1.0) == path[0].at(1.5)
+    assert position_at(path, 2.5, (9.0, 9.0)) == (2.0, 1.5) == path[1].at(2.5)
+    assert path[1].at(-1.0) == path[1].p0
 
 
 def test_the_ai_reads_compact_shots_exactly_as_the_game_loop_reads_full_ones() -> None:
@@ -291,20 +305,7 @@ def test_the_ai_reads_compact_shots_exactly_as_the_game_loop_reads_full_ones() -
         )
         for compact, result in zip(shots, full, strict=True):
             _, verdict = searcher._judge(ctx, placed, ids, compact, 0.0)
-            out = bridge.outcome(result, "white")
-            hit0 = out.first_hit
-            fouls = frozenset()
-            if from_hand and bad_from_hand(result, "white", names):
-                fouls = frozenset({rules.FoulCode.BAD_FROM_HAND})
-            stroke = rules.Stroke(
-                placed=placed,
-                first_hit=None if hit0 is None else rules.BOTH if hit0 == "both" else Ball(hit0),
-                cannon=out.cannon,
-                potted=tuple(Ball(b) for b in out.potted),
-                fouls=fouls,
-                crossed_baulk=out.crossed_baulk,
-                positions={Ball(b): p for b, p in out.positions.items()},
-            )
+            stroke = bridge.stroke(result, "white", names, placed=placed)
             _, expected = rules.judge(state, stroke)
             assert verdict == expected
             checked += 1

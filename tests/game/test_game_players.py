@@ -494,7 +494,11 @@ def test_with_nothing_on_the_ai_plays_safe_leaving_the_opponent_little() -> None
 
 @pytest.mark.parametrize(
     ("spec", "message"),
-    [("human", "unknown kind 'human'"), ("ai:grandmaster", "unknown level 'grandmaster'")],
+    [
+        ("robot", "unknown kind 'robot'"),
+        ("ai:grandmaster", "unknown level 'grandmaster'"),
+        ("human", "a person plays through an interface"),
+    ],
 )
 def test_a_player_description_must_name_a_known_player(spec: str, message: str) -> None:
     with pytest.raises(PlayerSpecError, match=message):

@@ -204,6 +204,7 @@ OTHER_ENGINE = DATA / "record-other-engine.jsonl"
 @pytest.mark.parametrize("path", [V1, OTHER_ENGINE], ids=["version-1", "other-engine"])
 def test_an_old_or_foreign_record_is_readable_exportable_and_continuable(path: Path) -> None:
     from onered.game.session import Session
+    from onered.players.turn import ai_turn
     from onered.protocol.referee import verdict_json
 
     text = path.read_text(encoding="utf-8")
@@ -216,7 +217,7 @@ def test_an_old_or_foreign_record_is_readable_exportable_and_continuable(path: P
     again = Session.from_text(exported)
     assert again.state == game.state
     assert again.playable  # it goes on on the simulated table
-    turn = again.ai_turn(seed=1)
+    turn = ai_turn(again, seed=1)
     assert turn.line["type"] in ("stroke", "choice")
     assert len(again) == len(game) + 1
 

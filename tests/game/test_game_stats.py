@@ -10,8 +10,8 @@ from game_support import ANY, IN_D, P1, P2, R, Step, W, Y, game_at, hit, pocket
 
 from onered.game import Action
 from onered.game.record import iter_lines
+from onered.game.stats import BREAK_BINS, StatsError, break_histogram_svg, read_games, report
 from onered.rules import Option
-from onered.stats import BREAK_BINS, StatsError, break_histogram_svg, read_games, report
 
 MID = {W: (0.5, 1.2), Y: (1.2, 2.0), R: (1.0, 2.6)}
 

@@ -22,7 +22,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Exit status 0, or 2 when a record cannot be read or the picture cannot be written."""
-    from onered.stats import StatsError, break_histogram_svg, read_games, report
+    from onered.game.stats import StatsError, break_histogram_svg, read_games, report
 
     sources = []
     for name in args.files:

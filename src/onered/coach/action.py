@@ -16,9 +16,8 @@ import math
 from dataclasses import dataclass
 from enum import Enum
 
-from onered.physics.types import EventKind, Segment, ShotResult, Strike, Vec2
+from onered.physics.types import EventKind, Segment, ShotResult, Strike, Vec2, position_at
 from onered.rules import Ball
-from onered.svg import position_at
 from onered.table import Point
 
 

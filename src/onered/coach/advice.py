@@ -35,11 +35,10 @@ from onered.game.loop import Game
 from onered.game.model import Action, GameError, Position, StrokeRecord
 from onered.game.simulator import PhysicsSimulator
 from onered.physics import Params, TableSpec
-from onered.physics.types import ShotResult
+from onered.physics.types import ShotResult, position_at
 from onered.players.search import Choice, Searcher
 from onered.players.strength import STRENGTHS, Budget, Strength
 from onered.rules import Ball, ScoreKind
-from onered.svg import position_at
 from onered.table import Point
 
 #: Suggestions returned by default, and how many kinds of stroke are weighed for them.

@@ -6,8 +6,7 @@ are not the physics: the stroke's record, the full result's event objects and pa
 copies of the table for the record. An environment needs none of them. :class:`LeanGame`
 plays a stroke the way the AI's search does: the engine's compact form
 (:func:`onered.physics.simulate_compact`), read by the bridge
-(:func:`onered.bridge.compact_outcome`, :meth:`~onered.bridge.Outcome.stroke`) and
-:func:`onered.game.fouls.bad_from_hand_compact`, judged by the referee
+(:func:`onered.bridge.compact_stroke`, a stroke from hand's foul included), judged by the referee
 (:func:`onered.rules.judge`, :func:`onered.rules.choose`), the table settled by the game
 loop's own :func:`~onered.game.settle`. Nothing here decides a rule or reads an event.
 
@@ -23,13 +22,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from onered import bridge, rules
-from onered.game.fouls import bad_from_hand_compact
 from onered.game.loop import BALL_ORDER, Game, placement_point, placement_problem, settle
 from onered.game.model import Action, IllegalActionError, IllegalPlacementError, Position
 from onered.game.simulator import PhysicsSimulator
 from onered.physics import CompactShot, Params, TableSpec, simulate_compact, strike_to_launch
 from onered.physics.types import Strike
-from onered.rules import Ball, FoulCode, GameState, Match, Option, Verdict
+from onered.rules import Ball, GameState, Match, Option, Verdict
 from onered.table import Point
 
 #: The engine's input for one stroke: the balls (name -> centre, in the game's order), the
@@ -39,8 +37,6 @@ Shot = tuple[dict[str, Point], str, Strike]
 Simulated = tuple[tuple[str, ...], CompactShot]
 
 _BALLS: dict[str, Ball] = {ball.value: ball for ball in Ball}
-_BAD_FROM_HAND = frozenset({FoulCode.BAD_FROM_HAND})
-_NO_FOULS: frozenset[FoulCode] = frozenset()
 
 
 def _with_table(state: GameState, balls: Mapping[Ball, Point]) -> GameState:
@@ -119,13 +115,12 @@ class LeanGame:
         s = state.to_play
         me = state.match.balls[s]
         from_hand = me not in self.balls
-        fouls = _NO_FOULS
-        if from_hand and bad_from_hand_compact(result.events, result.rest, ids, cue, names):
-            fouls = _BAD_FROM_HAND
-        out = bridge.compact_outcome(result, ids, cue)
-        stroke = out.stroke(
+        stroke = bridge.compact_stroke(
+            result,
+            ids,
+            cue,
             placed=names[cue] if from_hand else None,
-            fouls=fouls,
+            before=names,
             striker=state.match.players[s],
         )
         new_state, verdict = rules.judge(state, stroke)

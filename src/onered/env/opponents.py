@@ -17,7 +17,16 @@ from onered.game.loop import placement_problem
 from onered.game.model import Action, LagChoice, Position
 from onered.physics import Params, TableSpec
 from onered.physics.types import Strike
-from onered.players import STRENGTHS, Player, make_player
+from onered.players import (
+    STRENGTHS,
+    Level,
+    Player,
+    PlayerKind,
+    PlayerSpec,
+    PlayerSpecError,
+    make_player,
+    parse_player,
+)
 from onered.rules import Option
 from onered.table import BAULK_Y, D_CENTRE, D_RADIUS, Point
 
@@ -76,7 +85,8 @@ class RandomPlayer:
         return place_in_d(balls, me, D_CENTRE)
 
 
-#: The opponents by name: ``random`` and the AI levels (``ai:<level>`` is accepted too).
+#: The opponents by name: ``random`` and the AI levels (a computer player's description,
+#: ``ai:<level>[,name=value...]`` of ``onered.players.parse_player``, is accepted too).
 OPPONENTS: tuple[str, ...] = ("random", *STRENGTHS)
 
 
@@ -87,11 +97,13 @@ class OpponentError(OneredError, ValueError):
 
 
 def check_opponent(name: object) -> str:
-    """The canonical opponent name (``random`` or a level), or :class:`OpponentError`."""
-    if isinstance(name, str):
-        level = name.removeprefix("ai:")
-        if level in OPPONENTS:
-            return level
+    """The canonical opponent name (``random``, a level, or a computer player's
+    description with parameters), or :class:`OpponentError`."""
+    spec = _ai(name)
+    if name == "random":
+        return "random"
+    if spec is not None and spec.level is not None:
+        return str(spec) if spec.params else spec.level.value
     raise OpponentError(f"opponent: {name!r} is not one of {', '.join(OPPONENTS)} (or ai:<level>)")
 
 
@@ -99,7 +111,21 @@ def make_opponent(
     name: str, seed: int, *, params: Params | None = None, table: TableSpec | None = None
 ) -> Player:
     """The opponent ``name`` (see :func:`check_opponent`) seeded with ``seed``."""
-    level = check_opponent(name)
-    if level == "random":
+    canonical = check_opponent(name)
+    spec = _ai(canonical)
+    if spec is None:
         return RandomPlayer(seed)
-    return make_player(f"ai:{level}", seed, params=params, table=table)
+    return make_player(spec, seed, params=params, table=table)
+
+
+def _ai(name: object) -> PlayerSpec | None:
+    """The computer player ``name`` describes (a level, or ``ai:<level>...``), if any."""
+    if not isinstance(name, str):
+        return None
+    if name in STRENGTHS:
+        return PlayerSpec(PlayerKind.AI, Level(name))
+    try:
+        spec = parse_player(name)
+    except PlayerSpecError:
+        return None
+    return spec if spec.is_computer else None

@@ -16,7 +16,6 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from onered import bridge, rules
-from onered.game.fouls import bad_from_hand
 from onered.game.model import (
     Action,
     ChoiceRecord,
@@ -29,15 +28,12 @@ from onered.game.model import (
 )
 from onered.game.simulator import Simulator
 from onered.rules import (
-    BOTH,
     Ball,
-    FoulCode,
     GameState,
     Match,
     Option,
     Placement,
     Spot,
-    Stroke,
     Verdict,
 )
 from onered.table import BALL_DIAMETER, EPS, Point, in_d
@@ -255,22 +251,12 @@ class Game:
             )
         except ValueError as exc:  # the engine's refusal (PhysicsInputError) names the input
             raise IllegalActionError(f"strike: {exc}") from None
-        out = bridge.outcome(result, me.value)
-        hit = out.first_hit
-        faults: frozenset[FoulCode] = frozenset()
-        if from_hand and bad_from_hand(result, me.value, {b.value: p for b, p in before.items()}):
-            faults = frozenset({FoulCode.BAD_FROM_HAND})
-        stroke = Stroke(
-            striker=name,
+        stroke = bridge.stroke(
+            result,
+            me.value,
+            {b.value: p for b, p in before.items()},
             placed=placed if from_hand else None,
-            fouls=faults,
-            first_hit=None if hit is None else BOTH if hit == bridge.BOTH else Ball(hit),
-            cannon=out.cannon,
-            potted=tuple(Ball(b) for b in out.potted),
-            off_table=tuple(Ball(b) for b in out.off_table),
-            crossed_baulk=out.crossed_baulk,
-            touching=out.touching,
-            positions={Ball(b): (float(p[0]), float(p[1])) for b, p in out.positions.items()},
+            striker=name,
         )
         new_state, verdict = rules.judge(state, stroke)
         rest = {Ball(b): p for b, p in result.rest.items()}

@@ -10,9 +10,12 @@ it costs at most that many judgements; a game is replayed in full only when it i
 
 A *played* game (its first line describes the simulated table and every ball's place is
 known) goes on through the game loop (``onered.game.loop``): :meth:`Session.play` plays the
-stroke of the player to play, :meth:`Session.ai_turn` the computer's turn. A *marked* game
-takes referee lines (:meth:`Session.append`) or a marker's taps (:meth:`Session.mark`).
-Every refusal is a :class:`SessionError` with a ``code`` an interface can put into words.
+stroke of the player to play (the computer's turn and the refusal of a person's stroke in
+it are ``onered.players.turn``'s: the game core knows no AI). A stroke or an option the
+loop has judged is kept as judged (:meth:`Session.keep`: simulated once, judged once). A
+*marked* game takes referee lines (:meth:`Session.append`) or a marker's taps
+(:meth:`Session.mark`). Every refusal is a :class:`SessionError` with a ``code`` an
+interface can put into words.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from onered.errors import OneredError
 from onered.game import validate
 from onered.game.loop import Game
 from onered.game.marking import Mark, MarkError, compose
-from onered.game.model import Action, GameError, StrokeRecord
+from onered.game.model import Action, ChoiceRecord, GameError, StrokeRecord
 from onered.game.record import (
     PROTOCOL_FIELDS,
     RECORD_VERSION,
@@ -43,7 +46,6 @@ from onered.game.record import (
     stroke_line,
 )
 from onered.game.simulator import PhysicsSimulator
-from onered.players.strength import Level
 from onered.protocol.json_fields import ProtocolError, loads_object
 from onered.protocol.referee import RefereeSession, verdict_json
 from onered.rules import Ball, FoulCode, GameState, Match, Option, RulesError, Verdict
@@ -51,7 +53,8 @@ from onered.table import Point
 
 #: A state is kept every this many lines (undo re-judges at most this many).
 CHECKPOINT = 64
-#: An entrant's description: a person, or the computer (``"ai:<level>"``).
+#: A person's description among a record's ``entrants`` (the computer's are
+#: ``onered.players.spec``'s: ``"ai:<level>"``).
 HUMAN = "human"
 
 
@@ -82,35 +85,29 @@ class Judged:
 
 
 @dataclass(frozen=True, slots=True)
-class Played:
-    """A stroke played on the simulated table: the line stored, and the loop's record of
-    it (the shot with its trajectories, the balls before)."""
+class Ruled:
+    """A line the game loop has judged already (not kept): the line, the referee's state it
+    was judged from, the state after it and the verdict (:meth:`Session.keep` keeps it
+    without judging it again)."""
 
     line: Mapping[str, Any]
-    stroke: StrokeRecord
+    before: GameState
+    after: GameState
+    verdict: Verdict
 
 
 @dataclass(frozen=True, slots=True)
-class Turn:
-    """The computer's turn: the line stored, and the stroke (``None`` for a foul option)."""
+class Played:
+    """A stroke played on the simulated table: the line judged (:class:`Ruled`), and the
+    loop's record of it (the shot with its trajectories, the balls before)."""
 
-    line: Mapping[str, Any]
-    stroke: StrokeRecord | None
+    ruled: Ruled
+    stroke: StrokeRecord
 
-
-def ai_entrant(level: Level) -> str:
-    """The record's description of the computer at ``level``, e.g. ``"ai:amateur"``."""
-    return f"ai:{level.value}"
-
-
-def ai_level(entrant: str | None) -> Level | None:
-    """The level of a computer entrant, ``None`` for a person."""
-    if entrant is None or not entrant.startswith("ai:"):
-        return None
-    try:
-        return Level(entrant[3:])
-    except ValueError:
-        return None
+    @property
+    def line(self) -> Mapping[str, Any]:
+        """The line stored."""
+        return self.ruled.line
 
 
 @lru_cache(maxsize=8)
@@ -335,6 +332,11 @@ class Session:
         winner = self.winner or ""
         return SessionError("over", f"the game is over: {winner} has won", {"winner": winner})
 
+    def check_open(self) -> None:
+        """Refuse (``over``) a change to a game that is over."""
+        if self.over:
+            raise self._over_error()
+
     def append(self, obj: Mapping[str, Any]) -> Judged:
         """Judge one ``stroke`` or ``choice`` line from the current state and keep it."""
         if self.over:
@@ -348,7 +350,25 @@ class Session:
             state, verdict = _judge(self._state, obj)
         except (ProtocolError, RulesError) as exc:
             raise SessionError("bad_line", str(exc), {"detail": str(exc)}) from None
-        entry = Judged(len(self._entries), kind, obj, verdict)
+        return self._push(Judged(len(self._entries), kind, obj, verdict), state)
+
+    def keep(self, ruled: Ruled) -> Judged:
+        """Keep a ``stroke`` or ``choice`` line the game loop judged (:meth:`plan_play`,
+        :meth:`plan_option`): as judged when it was judged from the current state, else
+        judged again from it (:meth:`append`: the game changed in between)."""
+        if ruled.before is not self._state and ruled.before != self._state:
+            return self.append(ruled.line)
+        if self.over:
+            raise self._over_error()
+        try:
+            kind = line_kind(ruled.line)
+        except ProtocolError as exc:
+            raise SessionError("bad_line", str(exc), {"detail": str(exc)}) from None
+        if kind not in (LineKind.STROKE, LineKind.CHOICE):
+            return self.append(ruled.line)  # refused there, by name
+        return self._push(Judged(len(self._entries), kind, ruled.line, ruled.verdict), ruled.after)
+
+    def _push(self, entry: Judged, state: GameState) -> Judged:
         self._entries.append(entry)
         self._state = state
         if entry.seq % CHECKPOINT == 0:
@@ -417,22 +437,35 @@ class Session:
 
     def choose(self, option: Option) -> Judged:
         """The incoming player's foul option (2.12.3)."""
+        if self.playable:
+            return self.keep(self.plan_option(option))
         return self.append(self.plan_choice(option))
 
     def plan_choice(self, option: Option) -> Mapping[str, Any]:
         """The line of the incoming player's foul option (not kept): a played game's has
         the balls after it, as the game loop places them."""
+        if self.playable:
+            return self.plan_option(option).line
+        self._check_choice()
+        return {"type": "choice", "option": option.value}
+
+    def plan_option(self, option: Option) -> Ruled:
+        """A played game's foul option, placed by the game loop and judged (not kept: a
+        caller can store the line, then :meth:`keep` it)."""
+        self._check_choice()
+        before = self._state
+        loop = self.loop()
+        try:
+            record: ChoiceRecord = loop.choose(option)
+        except GameError as exc:
+            raise SessionError("no_choice", str(exc)) from None
+        return Ruled(choice_line(record, self.players), before, loop.state, record.verdict)
+
+    def _check_choice(self) -> None:
         if self.over:
             raise self._over_error()
         if not self._state.choice_pending:
             raise SessionError("no_choice", "choice: there is no foul option to take now")
-        if self.playable:
-            try:
-                record = self.loop().choose(option)
-            except GameError as exc:
-                raise SessionError("no_choice", str(exc)) from None
-            return choice_line(record, self.players)
-        return {"type": "choice", "option": option.value}
 
     # --- the simulated table ---------------------------------------------------------------
 
@@ -490,74 +523,27 @@ class Session:
         except GameError as exc:
             raise SessionError("not_played", str(exc)) from None
 
-    def to_play_is_computer(self) -> bool:
-        return ai_level(self.entrants.get(self.players[self._state.to_play])) is not None
-
     def play(self, action: Action) -> Played:
         """Play the stroke of the player to play on the simulated table, and keep it."""
         played = self.plan_play(action)
-        self.append(played.line)
+        self.keep(played.ruled)
         return played
 
     def plan_play(self, action: Action) -> Played:
-        """The stroke of the player to play on the simulated table, not kept (the session
-        is not changed: a caller can store the line, then :meth:`append` it)."""
+        """The stroke of the player to play on the simulated table, judged and not kept
+        (the session is not changed: a caller can store the line, then :meth:`keep` it)."""
         if self.over:
             raise self._over_error()
         if not self.playable:
             raise SessionError("not_played", "this game is marked, not played on the table")
+        before = self._state
+        loop = self.loop()
         try:
-            record = self.loop().play(action)
+            record = loop.play(action)
         except GameError as exc:
             raise SessionError("bad_stroke", str(exc), {"detail": str(exc)}) from None
-        return Played(stroke_line(record, self.players), record)
-
-    def plan_human(self, action: Action) -> Played:
-        """:meth:`plan_play` for a person: refused when the computer is to play."""
-        if not self.over and self.to_play_is_computer():
-            name = self.players[self._state.to_play]
-            raise SessionError(
-                "computer_turn", f"it is {name}'s turn, and {name} is the computer", {"name": name}
-            )
-        return self.plan_play(action)
-
-    def ai_turn(self, seed: int) -> Turn:
-        """The computer's turn, played and kept (see :meth:`plan_ai_turn`)."""
-        turn = self.plan_ai_turn(seed)
-        self.append(turn.line)
-        return turn
-
-    def plan_ai_turn(self, seed: int) -> Turn:
-        """The computer's turn (``onered.players``' AI of the entrant's level, seeded with
-        ``seed``), not kept: its foul option when one is pending, else its stroke."""
-        from onered.players.ai import AIPlayer
-        from onered.players.strength import STRENGTHS
-
-        if self.over:
-            raise self._over_error()
-        name = self.players[self._state.to_play]
-        level = ai_level(self.entrants.get(name))
-        if level is None:
-            raise SessionError(
-                "ai_failed",
-                f"the computer cannot play: it is {name}'s turn, and {name} is not the computer",
-                {"detail": f"{name} is not the computer"},
-            )
-        try:
-            simulator = self.simulator()
-            player = AIPlayer(
-                STRENGTHS[level.value], seed, params=simulator.params, table=simulator.table
-            )
-            loop = self.loop()
-            if self._state.choice_pending:
-                option = player.choose(loop.option_positions())
-                return Turn(self.plan_choice(option), None)
-            played = self.plan_play(player.decide(loop.position))
-        except (ValueError, GameError) as exc:
-            raise SessionError(
-                "ai_failed", f"the computer cannot play: {exc}", {"detail": str(exc)}
-            ) from None
-        return Turn(played.line, played.stroke)
+        ruled = Ruled(stroke_line(record, self.players), before, loop.state, record.verdict)
+        return Played(ruled, record)
 
     # --- writing ---------------------------------------------------------------------------
 

@@ -11,6 +11,7 @@ refuses a class that has one).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
@@ -87,6 +88,28 @@ class Segment:
     a: Vec2
     w0: Vec3 = (0.0, 0.0, 0.0)
     dw: Vec3 = (0.0, 0.0, 0.0)
+
+    def at(self, t: float) -> Vec2:
+        """The centre at time ``t`` on this piece, ``t`` held to ``[t0, t1]`` (its start
+        before it, its end after it): the one interpolation of a trajectory."""
+        tau = min(max(t, self.t0), self.t1) - self.t0
+        if tau == 0.0:
+            return self.p0
+        (x, y), (vx, vy), (ax, ay) = self.p0, self.v0, self.a
+        return (x + vx * tau + 0.5 * ax * tau * tau, y + vy * tau + 0.5 * ay * tau * tau)
+
+
+def position_at(path: Sequence[Segment], t: float, default: Vec2) -> Vec2:
+    """A ball's centre at time ``t`` on its ``path`` (``default`` when the path is empty):
+    :meth:`Segment.at` of the last piece starting at or before ``t`` — the first piece
+    before the path starts (the ball stood at its start), the end of the piece before a
+    gap, the path's end after it."""
+    current: Segment | None = None
+    for seg in path:
+        if seg.t0 > t and current is not None:
+            break
+        current = seg
+    return default if current is None else current.at(t)
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,7 @@ the game's:
    each) and the best mean value is played.
 
 From hand, a stroke the game loop would call a wrong stroke from hand (decision 7, judged
-by ``onered.game.fouls``) is kept out of every stage while any other candidate exists.
+by ``onered.bridge``) is kept out of every stage while any other candidate exists.
 """
 
 from __future__ import annotations
@@ -36,7 +36,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from onered import bridge, rules
-from onered.game.fouls import bad_from_hand_compact
 from onered.game.loop import settle
 from onered.game.model import Position
 from onered.physics import CompactShot, Params, TableSpec, simulate_compact, strike_to_launch
@@ -88,8 +87,6 @@ _PLAN_HEIGHTS = (-0.4, 0.3)
 _PLAN_KEEP = 3
 _PLAN_SAMPLES = 8
 _PLAN_PLACES = 3
-_NO_FOULS: frozenset[FoulCode] = frozenset()
-_BAD_FROM_HAND = frozenset({FoulCode.BAD_FROM_HAND})
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,15 +229,10 @@ class Searcher:
     def _stroke(
         self, ctx: _Context, placed: Point | None, ids: tuple[str, ...], shot: CompactShot
     ) -> Stroke:
-        """The referee's stroke for a simulated one (the bridge's reading, and the game
-        loop's foul reading of a stroke from hand)."""
-        me = ctx.me.value
-        fault = placed is not None and bad_from_hand_compact(
-            shot.events, shot.rest, ids, me, ctx.names_with(placed)
-        )
-        return bridge.compact_stroke(
-            shot, ids, me, placed=placed, fouls=_BAD_FROM_HAND if fault else _NO_FOULS
-        )
+        """The referee's stroke for a simulated one: the bridge's reading, a stroke from
+        hand's foul included."""
+        before = None if placed is None else ctx.names_with(placed)
+        return bridge.compact_stroke(shot, ids, ctx.me.value, placed=placed, before=before)
 
     def stroke_value(
         self, s: int, state: GameState, verdict: Verdict, opp_from_d: float | None = None

@@ -1,7 +1,7 @@
 """A study's report: PNG plots drawn with matplotlib (Agg, no display) and an HTML page.
 
 Games and sweeps: the score progression of every game and the distribution of breaks in
-the classes of ``onered.stats``; sweeps: points per visit, mean break and fouls against the
+the classes of ``onered.game.stats``; sweeps: points per visit, mean break and fouls against the
 value (bars, one group per name, for a categorical sweep such as the cushion model).
 Shots: outcome maps drawn on the table (its cushions, pockets, baulk line, D and spots
 from ``onered.physics`` and ``onered.table``), one cell per position.
@@ -80,10 +80,10 @@ def plot_progression(spec: GamesSpec, strokes: pd.DataFrame, folder: Path) -> st
 
 
 def plot_breaks(spec: GamesSpec, strokes: pd.DataFrame, folder: Path) -> str:
-    """Visits per class of break (``onered.stats.BREAK_BINS``), for each player."""
+    """Visits per class of break (``onered.game.stats.BREAK_BINS``), for each player."""
     import numpy as np
 
-    from onered.stats import BREAK_BINS
+    from onered.game.stats import BREAK_BINS
 
     labels = [
         str(lo) if lo == hi else f"{lo}+" if hi is None else f"{lo}-{hi}" for lo, hi in BREAK_BINS

@@ -17,6 +17,8 @@ from enum import Enum
 from typing import Any
 
 from onered.errors import OneredError
+from onered.players.spec import PLAYER_PARAMS as _PLAYER_PARAMS
+from onered.players.spec import PlayerSpecError, assignments, number, parse_player
 
 #: Bumped when a task's rows change for the same spec (a folder of another format is refused).
 FORMAT = 1
@@ -63,8 +65,9 @@ def task_seed(seed: int, index: int) -> int:
 
 # --- settings shared by the kinds ---------------------------------------------------------
 
-#: Player parameters a player description may override, and a sweep may vary.
-PLAYER_PARAMS: tuple[str, ...] = ("noise.aim", "noise.speed", "noise.tip", "continuation")
+#: Player parameters a player description may override, and a sweep may vary
+#: (``onered.players.spec``'s, the one reading of a player's description).
+PLAYER_PARAMS: tuple[str, ...] = _PLAYER_PARAMS
 
 #: A value of a table parameter: a number, or a name for a parameter that takes one
 #: (:func:`named_params`: the cushion model).
@@ -84,26 +87,18 @@ def named_params() -> dict[str, tuple[str, ...]]:
 
 def _number(text: str, what: str) -> float:
     try:
-        value = float(text)
-    except ValueError:
-        raise StudyError(f"{what}: expected a number, got {text!r}") from None
-    if not math.isfinite(value):
-        raise StudyError(f"{what}: expected a finite number, got {text!r}")
-    return value
+        return number(text, what)
+    except PlayerSpecError as exc:
+        raise StudyError(str(exc)) from None
 
 
 def _split(text: str, what: str) -> list[tuple[str, str]]:
-    """``"a=1,b=x"`` as ``[("a", "1"), ("b", "x")]``; a name given twice is refused."""
-    out: list[tuple[str, str]] = []
-    for part in filter(None, (p.strip() for p in text.split(","))):
-        name, eq, value = part.partition("=")
-        if not eq or not name.strip():
-            raise StudyError(f"{what}: expected NAME=VALUE, got {part!r}")
-        out.append((name.strip(), value.strip()))
-    names = [n for n, _ in out]
-    if len(set(names)) != len(names):
-        raise StudyError(f"{what}: a name is given twice in {text!r}")
-    return out
+    """``"a=1,b=x"`` as ``[("a", "1"), ("b", "x")]``; a name given twice is refused (the
+    assignments of a player's description, ``onered.players.spec``)."""
+    try:
+        return assignments(text, what)
+    except PlayerSpecError as exc:
+        raise StudyError(str(exc)) from None
 
 
 def parse_assignments(text: str, what: str) -> tuple[tuple[str, float], ...]:
@@ -144,13 +139,16 @@ def check_physics(physics: Physics, what: str = "--physics") -> None:
 
 def check_player(spec: str, what: str) -> None:
     """A player description: a level of ``onered.players`` (``ai:amateur``), optionally
-    followed by player parameters (``ai:amateur,noise.aim=0.1,continuation=2``)."""
-    from onered.study.work import build_player
-
+    followed by player parameters (``ai:amateur,noise.aim=0.1,continuation=2``), read by
+    ``onered.players.parse_player``; a study's players are the computer."""
     try:
-        build_player(spec, 0)
-    except StudyError as exc:
+        read = parse_player(spec)
+    except PlayerSpecError as exc:
         raise StudyError(f"{what}: {exc}") from None
+    if not read.is_computer:
+        raise StudyError(
+            f"{what}: player {spec!r}: a study's players are the computer (ai:<level>)"
+        )
 
 
 def _check_count(value: int, what: str, low: int = 1, high: int = 10_000_000) -> None:

@@ -18,7 +18,6 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from onered.study.spec import (
-    PLAYER_PARAMS,
     GamesSpec,
     Physics,
     ShotKind,
@@ -27,7 +26,6 @@ from onered.study.spec import (
     StudyError,
     SweepSpec,
     Vary,
-    parse_assignments,
     task_seed,
 )
 
@@ -47,39 +45,15 @@ NAMES = ("p1", "p2")
 def build_player(
     spec: str, seed: int, *, params: Params | None = None, table: TableSpec | None = None
 ) -> Player:
-    """A player from ``level[,param=value...]``: ``onered.players.make_player`` of the
-    level, with the AI's noise or continuation replaced where given."""
-    from onered.players import AIPlayer, PlayerSpecError, make_player
+    """A player from its description, ``ai:<level>[,param=value...]``
+    (``onered.players.make_player``: the level with the AI's noise or continuation
+    replaced where given)."""
+    from onered.players import PlayerSpecError, make_player
 
-    base, _, rest = spec.partition(",")
     try:
-        player = make_player(base.strip(), seed, params=params, table=table)
+        return make_player(spec, seed, params=params, table=table)
     except PlayerSpecError as exc:
         raise StudyError(str(exc)) from None
-    overrides = parse_assignments(rest, f"player {spec!r}")
-    if not overrides:
-        return player
-    if not isinstance(player, AIPlayer):
-        raise StudyError(f"player {spec!r}: parameters apply to AI players only")
-    strength = player.strength
-    noise: dict[str, float] = {}
-    for name, value in overrides:
-        if name not in PLAYER_PARAMS:
-            raise StudyError(
-                f"player {spec!r}: unknown parameter {name!r} (expected one of "
-                f"{', '.join(PLAYER_PARAMS)})"
-            )
-        if name.startswith("noise."):
-            noise[name.removeprefix("noise.")] = value
-        elif not 0 <= value <= 1000:
-            raise StudyError(f"player {spec!r}: continuation: expected [0, 1000], got {value:g}")
-        else:
-            strength = replace(strength, continuation=value)
-    try:
-        strength = replace(strength, noise=replace(strength.noise, **noise))
-    except ValueError as exc:
-        raise StudyError(f"player {spec!r}: {exc}") from None
-    return AIPlayer(strength, seed, params=params, table=table)
 
 
 def _params(physics: Physics) -> Params:

@@ -33,8 +33,9 @@ from pydantic import Field
 from onered.game import Action
 from onered.game import record as game_record
 from onered.game.record import LineKind
-from onered.game.session import Session, SessionError, ai_level
+from onered.game.session import Session, SessionError
 from onered.physics.types import Strike
+from onered.players.spec import ai_level
 from onered.rules.possible import aim_warning, first_ball_ahead
 from onered.web.errors import ApiError, not_found
 from onered.web.games import check_secret, games_of, session_error

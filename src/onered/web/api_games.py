@@ -11,9 +11,10 @@ from fastapi.concurrency import run_in_threadpool
 from onered import __version__
 from onered.game import PhysicsSimulator, record, validate
 from onered.game.record import RecordError
-from onered.game.session import HUMAN, Session, SessionError, ai_entrant
+from onered.game.session import HUMAN, Session, SessionError
 from onered.physics import TableSpec
 from onered.physics.cue import strike_limits
+from onered.players.spec import ai_entrant
 from onered.rules import Ball, Match
 from onered.table import BALL_RADIUS, BAULK_Y, D_CENTRE, D_RADIUS, LENGTH, SPOT_POINTS, WIDTH
 from onered.texts import Lang

@@ -11,8 +11,9 @@ from typing import Any
 from fastapi import APIRouter
 
 from onered.game import Action
-from onered.game.session import Played, Session, SessionError, Turn
+from onered.game.session import Played, Ruled, Session, SessionError
 from onered.physics.types import Strike
+from onered.players.turn import Turn, plan_ai_turn, plan_human
 from onered.texts import Lang
 from onered.web import i18n, pad
 from onered.web.errors import ApiError
@@ -37,10 +38,11 @@ def _played_game(games: Games, game_id: str) -> Session:
     return session
 
 
-def _stored(games: Games, game_id: str, after: int | None, line: Any) -> dict[str, Any]:
-    """Keep a line computed from the game's current position (``after``: the lines it was
-    computed on, so a change in between is a conflict, not a stroke from a stale table)."""
-    return games.answer(*games.change(game_id, after, lambda s: s.append(line))[:3])
+def _stored(games: Games, game_id: str, after: int | None, ruled: Ruled) -> dict[str, Any]:
+    """Keep a line computed and judged from the game's current position (``after``: the
+    lines it was computed on, so a change in between is a conflict, not a stroke from a
+    stale table); it is kept as judged, not judged again."""
+    return games.answer(*games.change(game_id, after, lambda s: s.keep(ruled))[:3])
 
 
 @router.post("/api/games/{game_id}/check")
@@ -104,10 +106,10 @@ def play_stroke(game_id: AuthorizedId, body: PlayBody, games: GamesDep) -> dict[
     with games.lock:
         after = body.after if body.after is not None else len(session)
         try:
-            played: Played = session.plan_human(action)
+            played: Played = plan_human(session, action)
         except SessionError as exc:
             raise session_error(exc) from None
-    result = _stored(games, game_id, after, played.line)
+    result = _stored(games, game_id, after, played.ruled)
     result["shot"] = shot_json(played.stroke.result, played.stroke.before)
     return result
 
@@ -119,10 +121,10 @@ def ai_turn(game_id: AuthorizedId, body: AfterBody, games: GamesDep) -> dict[str
     session = _played_game(games, game_id)
     after = body.after if body.after is not None else len(session)
     try:
-        turn: Turn = session.plan_ai_turn(_seed(game_id, after))
+        turn: Turn = plan_ai_turn(session, _seed(game_id, after))
     except SessionError as exc:
         raise session_error(exc) from None
-    result = _stored(games, game_id, after, turn.line)
+    result = _stored(games, game_id, after, turn.ruled)
     stroke = turn.stroke
     result["shot"] = None if stroke is None else shot_json(stroke.result, stroke.before)
     return result

@@ -6,7 +6,7 @@
 * ``GET /players/{name}``: the page (``static/player.html``), which plots the figures over
   time.
 
-Every figure is counted by ``onered.stats`` from the games' verdicts (visits, breaks,
+Every figure is counted by ``onered.game.stats`` from the games' verdicts (visits, breaks,
 points, fouls): one place for what a visit and a break are.
 """
 
@@ -19,7 +19,7 @@ from fastapi import Path as PathParam
 from fastapi.responses import FileResponse
 
 from onered.game.session import Session
-from onered.stats import PlayerStats, Tally
+from onered.game.stats import PlayerStats, Tally
 from onered.web.api_matches import match_store, summary_score
 from onered.web.errors import ApiError
 from onered.web.pages import STATIC_DIR
@@ -35,7 +35,7 @@ Name = Annotated[str, PathParam(min_length=1, max_length=40)]
 
 
 def _record_lines(row: GameRow, game: Session) -> list[dict[str, Any]]:
-    """The game's lines with their verdicts, as ``onered.stats`` reads a record."""
+    """The game's lines with their verdicts, as ``onered.game.stats`` reads a record."""
     lines = [{"verdict": e["out"], **_object(e["in"])} for e in verdicts_json(game)]
     entrants = row.settings.get("entrants")
     if isinstance(entrants, dict):
