@@ -7,23 +7,33 @@ Russian and English texts (``onered.texts``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Iterable, Mapping
 from dataclasses import MISSING, dataclass, fields
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import TypeVar
 
 from onered.errors import OneredError
 from onered.table import Point, Spot
 
 
-class Ball(Enum):
-    """The three balls (2.2.1): white and yellow are the players' cue balls."""
+class Ball(StrEnum):
+    """The three balls (2.2.1): white and yellow are the players' cue balls.
 
-    __hash__ = object.__hash__  # members are singletons; Enum's own hash is slow
+    A ``StrEnum``: ``Ball.RED == "red"``, so the physics (which names balls by plain
+    strings) takes a ``Ball`` as it is, and ``Ball("red")`` or ``Ball("RED")`` reads a name.
+    Its hash is the string's (C, cached), as fast as the singletons' identity hash was."""
 
     WHITE = "white"
     YELLOW = "yellow"
     RED = "red"
+
+    @classmethod
+    def _missing_(cls, value: object) -> Ball | None:
+        """A member's name in any case (``"RED"``, ``"Red"``) reads as the member."""
+        if isinstance(value, str):
+            return cls.__members__.get(value.strip().upper())
+        return None
 
     @property
     def other_cue_ball(self) -> Ball:
@@ -220,6 +230,54 @@ class Stroke:
     positions: Mapping[Ball, Point] | None = None
     occupied: frozenset[Spot] = frozenset()
 
+    def __post_init__(self) -> None:
+        """Balls and fouls may be given by name (``first_hit="red"``, ``potted=("white",)``,
+        ``fouls={"push"}``, ``positions={"red": (x, y)}``): they are made the enums here, so
+        the referee sees one kind of value; a name that is none is an
+        :class:`InvalidStrokeError` naming the field. Enum members pass untouched."""
+        hit = self.first_hit
+        if hit is not None and hit.__class__ is not Ball and hit is not BOTH:
+            object.__setattr__(self, "first_hit", _first_hit(hit))
+        for name in ("potted", "off_table"):
+            balls = getattr(self, name)
+            if balls.__class__ is not tuple or any(b.__class__ is not Ball for b in balls):
+                object.__setattr__(self, name, tuple(_ball(b, name) for b in balls))
+        fouls = self.fouls
+        if fouls.__class__ is not frozenset or any(f.__class__ is not FoulCode for f in fouls):
+            object.__setattr__(self, "fouls", frozenset(_foul(f) for f in self.fouls))
+        at = self.positions
+        if at is not None and any(b.__class__ is not Ball for b in at):
+            object.__setattr__(self, "positions", {_ball(b, "positions"): p for b, p in at.items()})
+
+
+def _ball(value: object, field: str, also: str = "") -> Ball:
+    """``value`` as a ball, or an :class:`InvalidStrokeError` naming ``field``."""
+    try:
+        if isinstance(value, str):
+            return Ball(value)
+    except ValueError:
+        pass
+    raise InvalidStrokeError(f"{field}: {value!r} is not a ball (expected {_listed(Ball)}{also})")
+
+
+def _first_hit(value: object) -> Ball | Both:
+    if value == BOTH.value:
+        return BOTH
+    return _ball(value, "first_hit", " or 'both'")
+
+
+def _foul(value: object) -> FoulCode:
+    try:
+        return FoulCode(value)
+    except ValueError:
+        raise InvalidStrokeError(
+            f"fouls: {value!r} is not a foul code (expected one of {_listed(FoulCode)})"
+        ) from None
+
+
+def _listed(members: Iterable[Enum]) -> str:
+    return ", ".join(repr(m.value) for m in members)
+
 
 @dataclass(frozen=True, slots=True)
 class Placement:
@@ -298,6 +356,14 @@ class GameState:
     choice_pending: bool = False
     winner: int | None = None
 
+    def __repr__(self) -> str:
+        """The position's one line (``onered.rules.position.write``; ``read`` gives the
+        state back), instead of every field: ``GameState('R0.889,3.245 W 0:0 …')``."""
+        try:
+            return f"{type(self).__name__}({write_line(self)!r})"
+        except (AttributeError, KeyError, TypeError, ValueError):  # too malformed to write
+            return f"{type(self).__name__}(match={self.match!r}, table={dict(self.table)!r})"
+
     def player_ball(self, player: int) -> Ball:
         """The cue ball of player 0 or 1."""
         return self.match.balls[player]
@@ -314,3 +380,70 @@ _IN_HAND: dict[tuple[bool, bool], tuple[Ball, ...]] = {
     (False, True): (Ball.YELLOW,),
     (False, False): (),
 }
+
+
+# --- a state's one line (``docs/position-format.md``); read back by ``onered.rules.position``
+
+#: The letter of each ball in a written position.
+BALL_LETTERS: Mapping[Ball, str] = {Ball.WHITE: "W", Ball.YELLOW: "Y", Ball.RED: "R"}
+
+
+def _number(value: float) -> str:
+    return repr(float(value))  # the shortest text that reads back to the same double
+
+
+def _names(players: tuple[str, str]) -> str:
+    """The names as a JSON array on one line, every character that is not printable
+    escaped (so no name can break the line or hide in it)."""
+    text = json.dumps(list(players), ensure_ascii=False, separators=(",", ":"))
+    return "".join(c if c.isprintable() else _escape(c) for c in text)
+
+
+def _escape(c: str) -> str:
+    code = ord(c)
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+def _baulk(state: GameState) -> str:
+    brk = state.break_
+    if brk % 100 < 80:
+        return "-"
+    return "made" if state.baulk_met >= brk // 100 else "due"
+
+
+def write_line(state: GameState) -> str:
+    """The position's one-line text (``docs/position-format.md``); ``onered.rules.position``
+    reads it back (``read``) and calls this ``write``."""
+    table = state.table
+    cells = []
+    for ball in (Ball.WHITE, Ball.YELLOW, Ball.RED):
+        if ball in table:
+            at = table[ball]
+            where = "?" if at is None else f"{_number(at[0])},{_number(at[1])}"
+            cells.append(BALL_LETTERS[ball] + where)
+    match = state.match
+    counters = state.counters
+    red = "-" if state.red_spot is None else state.red_spot.value
+    if state.red_fallback:
+        red += "*"
+    status = "over" if state.winner is not None else "option" if state.choice_pending else "play"
+    return " ".join(
+        (
+            "/".join(cells) or "-",
+            BALL_LETTERS[match.balls[state.to_play]],
+            f"{state.score[0]}:{state.score[1]}",
+            str(state.break_),
+            f"{counters.cannons}/{counters.hazards}/{counters.red_run}",
+            red,
+            _baulk(state),
+            status,
+            str(state.stroke_no),
+            str(match.target),
+            f"{match.handicap[0]}:{match.handicap[1]}",
+            BALL_LETTERS[match.balls[0]] + BALL_LETTERS[match.balls[1]],
+            _names(match.players),
+        )
+    )

@@ -22,6 +22,7 @@ import math
 import re
 
 from onered.rules.model import (
+    BALL_LETTERS,
     CANNON_LIMIT,
     HAZARD_LIMIT,
     Ball,
@@ -30,6 +31,7 @@ from onered.rules.model import (
     Match,
     RulesError,
     Verdict,
+    write_line,
 )
 from onered.rules.referee import (
     RED_ON_SPOT_TOLERANCE,
@@ -61,13 +63,12 @@ FIELDS = (
 #: (the physics engine leaves some there, and the referee protocol accepts them).
 JAWS_MARGIN = 0.1
 
-_LETTER = {Ball.WHITE: "W", Ball.YELLOW: "Y", Ball.RED: "R"}
-_BALL_OF = {letter: ball for ball, letter in _LETTER.items()}
+_BALL_OF = {letter: ball for ball, letter in BALL_LETTERS.items()}
 _TABLE_ORDER = (Ball.WHITE, Ball.YELLOW, Ball.RED)
 _CUE = {"W": Ball.WHITE, "Y": Ball.YELLOW}
 _BALL_ORDERS = {"WY": (Ball.WHITE, Ball.YELLOW), "YW": (Ball.YELLOW, Ball.WHITE)}
 _RED_SPOT_NAMES = {s.value: s for s in RED_SPOTS}
-_FALLBACK = "*"
+_FALLBACK = "*"  # after the red's spot: the 2.9.4 fallback (model.write_line writes it)
 _NUMBER = re.compile(r"-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 _INT = re.compile(r"\d{1,18}")
 _PAIR = re.compile(r"(\d{1,18}):(\d{1,18})")
@@ -83,64 +84,10 @@ class PositionError(RulesError):
 # --- writing -------------------------------------------------------------------------------
 
 
-def _number(value: float) -> str:
-    return repr(float(value))  # the shortest text that reads back to the same double
-
-
-def _names(players: tuple[str, str]) -> str:
-    """The names as a JSON array on one line, every character that is not printable
-    escaped (so no name can break the line or hide in it)."""
-    text = json.dumps(list(players), ensure_ascii=False, separators=(",", ":"))
-    return "".join(c if c.isprintable() else _escape(c) for c in text)
-
-
-def _escape(c: str) -> str:
-    code = ord(c)
-    if code < 0x10000:
-        return f"\\u{code:04x}"
-    code -= 0x10000
-    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
-
-
-def _baulk(state: GameState) -> str:
-    brk = state.break_
-    if brk % 100 < 80:
-        return "-"
-    return "made" if state.baulk_met >= brk // 100 else "due"
-
-
 def write(state: GameState) -> str:
-    """The position's one-line text (``docs/position-format.md``)."""
-    table = state.table
-    cells = []
-    for ball in _TABLE_ORDER:
-        if ball in table:
-            at = table[ball]
-            where = "?" if at is None else f"{_number(at[0])},{_number(at[1])}"
-            cells.append(_LETTER[ball] + where)
-    match = state.match
-    counters = state.counters
-    red = "-" if state.red_spot is None else state.red_spot.value
-    if state.red_fallback:
-        red += _FALLBACK
-    status = "over" if state.winner is not None else "option" if state.choice_pending else "play"
-    return " ".join(
-        (
-            "/".join(cells) or "-",
-            _LETTER[match.balls[state.to_play]],
-            f"{state.score[0]}:{state.score[1]}",
-            str(state.break_),
-            f"{counters.cannons}/{counters.hazards}/{counters.red_run}",
-            red,
-            _baulk(state),
-            status,
-            str(state.stroke_no),
-            str(match.target),
-            f"{match.handicap[0]}:{match.handicap[1]}",
-            _LETTER[match.balls[0]] + _LETTER[match.balls[1]],
-            _names(match.players),
-        )
-    )
+    """The position's one-line text (``docs/position-format.md``). The state owns its line
+    (``onered.rules.model.write_line``: it is also ``GameState``'s repr)."""
+    return write_line(state)
 
 
 # --- reading -------------------------------------------------------------------------------
