@@ -15,8 +15,10 @@ from onered.game.series import (
     Series,
     SeriesError,
     breaker,
+    can_start_next,
     clock,
     game_match,
+    next_game,
     standing,
 )
 from onered.protocol.referee import match_json, parse_match
@@ -145,6 +147,60 @@ def test_clock_sums_the_games_and_never_runs_backwards(
 
 @given(series())
 def test_a_match_written_down_reads_back_equal(s: Series) -> None:
-    from onered.web.match_store import read_series, series_json
+    assert Series.from_json(json.loads(json.dumps(s.to_json()))) == s
 
-    assert read_series(json.loads(json.dumps(series_json(s)))) == s
+
+@pytest.mark.parametrize(
+    "broken",
+    [{}, {"players": ["A"]}, {"players": [1, 2]}, None, [], {"balls": ["blue"]}],
+)
+def test_unreadable_settings_are_a_series_error(broken: object) -> None:
+    good = Series(players=NAMES, best_of=3, target=50).to_json()
+    obj = {**good, **broken} if isinstance(broken, dict) and broken else broken
+    with pytest.raises(SeriesError, match=r"series: unreadable settings|players"):
+        Series.from_json(obj)  # type: ignore[arg-type]
+
+
+@given(
+    st.sampled_from([NAMES, ("Petrov", "Ivanov")]),
+    st.integers(0, 1),
+    st.sampled_from([Ball.WHITE, Ball.YELLOW]),
+)
+def test_the_lag_winner_breaks_the_first_game_with_the_ball_he_took(
+    players: tuple[str, str], winner: int, ball: Ball
+) -> None:
+    s = Series.after_lag(players, winner, ball, best_of=3, target=50)
+    first = game_match(s, 0)
+    assert first.players[0] == players[winner]
+    assert first.balls[0] is ball
+    assert set(first.balls) == {Ball.WHITE, Ball.YELLOW}
+    assert [
+        game_match(s, k).balls[game_match(s, k).players.index(players[winner])] for k in (1, 2)
+    ] == [ball, ball]
+
+
+@given(series(), st.lists(st.integers(0, 1), max_size=12), st.booleans())
+def test_the_next_game_starts_only_after_a_finished_game_of_an_undecided_match(
+    s: Series, picks: list[int], last_on: bool
+) -> None:
+    winners: list[str | None] = []
+    for p in picks:
+        if standing(s, [w for w in winners if w is not None]).over:
+            break
+        winners.append(NAMES[p])
+    if last_on:
+        winners.append(None)
+    decided = standing(s, [w for w in winners if w is not None])
+    if decided.over or not winners or winners[-1] is None:
+        with pytest.raises(SeriesError) as refused:
+            next_game(s, winners)
+        assert not can_start_next(s, winners)
+        if decided.over:
+            assert refused.value.code == "match_over"
+            assert refused.value.params == {"name": s.players[decided.winner or 0]}
+        else:
+            assert refused.value.code == "game_on"
+            assert refused.value.params == {"number": len(winners)}
+    else:
+        assert next_game(s, winners) == len(winners)
+        assert can_start_next(s, winners)

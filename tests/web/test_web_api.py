@@ -195,7 +195,7 @@ def test_impossible_taps_and_lines_are_refused_and_not_stored(api: Api) -> None:
     r = api.mark(game, token, parts=["cannon"])  # the second ball is not on the table yet
     assert r.status == 422
     assert r.body["code"] == "impossible"
-    assert "yellow is not on the table" in r.error
+    assert r.body["message"] == "No stroke can do that: The yellow is not on the table"
     r = api.mark(game, token, parts=["bogus"])
     assert r.status == 422
     assert r.error.startswith("parts.0:")

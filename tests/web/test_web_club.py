@@ -1,22 +1,19 @@
 """The club's routes in-process: the pad's possibilities in the state, the aim check, seats
 for two devices (each strikes on his own turn only), a stroke's animation for the other
-device, take-back (against the computer; asked and agreed with seats), the board page."""
+device, take-back (against the computer; asked and agreed with seats), the board page; a
+tap is refused by the route exactly as by the game core."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from web_support import P1, P2, Api
 
 from onered.game import marking
-from onered.protocol.json_fields import ProtocolError
-from onered.protocol.referee import parse_stroke
-from onered.rules import InvalidStrokeError, Match, judge, start
-from onered.rules import choose as rules_choose
-from onered.web.pad import impossible
+from onered.game.session import Session, SessionError
 
 STRIKE = {"speed": 2.2, "aim": 88.5, "side": 0.0, "height": 0.2, "elevation": 0.0}
 PLACED = [0.95, 0.65]
@@ -53,7 +50,8 @@ def test_the_marker_is_refused_what_the_pad_says_is_impossible(club: Api) -> Non
     game, token = club.new_mark()
     r = club.mark(game, token, parts=["cannon"])
     assert r.status == 422
-    assert r.error == "impossible now: The yellow is not on the table"
+    assert r.error == "impossible now: not_on_table (yellow)"
+    assert r.body["message"] == "No stroke can do that: The yellow is not on the table"
     assert r.body["code"] == "impossible"
     assert r.body["params"] == {"reason": "not_on_table", "ball": "yellow"}
     assert club.game(game)["state"]["version"] == 1
@@ -173,9 +171,9 @@ def test_the_board_page_is_served_for_a_game_and_refused_for_none(club: Api) -> 
     assert r.body["code"] == "no_game"
 
 
-# --- the pad and the referee agree (a seam: what the pad offers, the referee accepts) --------
+# --- a seam: the route refuses a tap exactly as the game core does ---------------------------
 
-MARKS = st.builds(
+TAPS = st.builds(
     marking.Mark,
     parts=st.frozensets(st.sampled_from(list(marking.Part)), max_size=2),
     first_hit=st.none() | st.sampled_from(list(marking.Hit)),
@@ -183,36 +181,39 @@ MARKS = st.builds(
 )
 
 
-def _judge_mark(state: Any, mark: marking.Mark) -> Any:
-    line = marking.compose(state, mark)
-    return judge(state, parse_stroke(line))
+def _tap_body(mark: marking.Mark) -> dict[str, Any]:
+    return {
+        "parts": [p.value for p in mark.parts],
+        "first_hit": None if mark.first_hit is None else mark.first_hit.value,
+        "off_table": [r.value for r in mark.off_table],
+    }
 
 
-@settings(max_examples=300, deadline=None)
-@given(history=st.lists(MARKS, max_size=12), mark=MARKS)
-def test_what_the_pad_forbids_the_referee_refuses_and_what_it_allows_it_judges(
-    history: list[marking.Mark], mark: marking.Mark
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(history=st.lists(TAPS, max_size=3), mark=TAPS)
+def test_a_tap_is_refused_by_the_route_as_by_the_game_core(
+    club: Api, history: list[marking.Mark], mark: marking.Mark
 ) -> None:
-    state = start(Match(target=1000, players=(P1, P2)))
+    game, token = club.new_mark(target=1000)
     for earlier in history:
-        try:
-            state, verdict = _judge_mark(state, earlier)
-        except (marking.MarkError, InvalidStrokeError, ProtocolError):
-            continue
-        if state.choice_pending:
-            state, _ = rules_choose(state, verdict.options[0])
-    contradictory = (
-        marking.Part.IN_OFF_OPPONENT in mark.parts and mark.first_hit is marking.Hit.RED
-    ) or (marking.Part.IN_OFF_RED in mark.parts and mark.first_hit is marking.Hit.OPPONENT)
-    if contradictory and marking.Part.CANNON not in mark.parts:
-        return  # the composer takes the first hit's word for the in-off's ball
-    bad = impossible(state, mark)
+        if club.mark(game, token, **_tap_body(earlier)).status == 200:
+            options = club.game(game)["state"]["options"]
+            if options:
+                option = options[0]
+                club.post(f"/api/games/{game}/choice", json={"option": option}, token=token)
+    core = Session.from_lines(club.app.state.store.lines(game))
     try:
-        marking.compose(state, mark)
-    except marking.MarkError:
-        return  # taps no stroke can combine: the composer's own refusal
-    if bad is not None:
-        with pytest.raises(InvalidStrokeError):
-            _judge_mark(state, mark)
+        core.check_mark(mark)
+        refused = None
+    except SessionError as exc:
+        refused = exc
+    r = club.mark(game, token, **_tap_body(mark))
+    if refused is None:
+        assert r.status in (200, 422), r.text  # the referee may still refuse the line
+        assert r.body.get("code") not in ("impossible", "bad_mark")
     else:
-        _judge_mark(state, mark)
+        assert r.status == 422
+        assert (r.body["code"], r.body.get("params", {})) == (refused.code, refused.params)
+        assert r.error == str(refused)

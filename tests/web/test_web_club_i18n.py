@@ -16,7 +16,10 @@ from onered.web import i18n
 
 WEB = Path(i18n.__file__).parent
 #: The game core's modules whose refusals the web answers with their code.
-CORE = [WEB.parent / "game" / name for name in ("session.py", "validate.py", "record.py")]
+CORE = [
+    WEB.parent / "game" / name
+    for name in ("session.py", "validate.py", "record.py", "turns.py", "series.py")
+]
 #: Where the code is among an error's positional arguments (``ApiError(status, message,
 #: code)``; the core's ``SessionError(code, message)``, ``ValidationError(where, code, …)``).
 CODE_AT = {"SessionError": 0, "ValidationError": 1}

@@ -3,7 +3,9 @@
 Pure values and functions, no storage and no display text (the web keeps matches in
 ``onered.web.match_store`` and shows them). A :class:`Series` holds the settings agreed
 before the first game; :func:`game_match` gives the referee's ``Match`` of each game, and
-:func:`standing` reads the games' winners into the score in games and the match's winner.
+:func:`standing` reads the games' winners into the score in games and the match's winner,
+:func:`next_game` the number of the game to start (or why none may start now). A
+:class:`Series` writes and reads its own JSON (:meth:`Series.to_json`, :meth:`Series.from_json`).
 
 Decisions (``docs/web.md``, "Matches"), where the rules are silent (they govern one game):
 
@@ -20,8 +22,9 @@ Decisions (``docs/web.md``, "Matches"), where the rules are silent (they govern 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from onered.errors import OneredError
 from onered.rules import Ball, Match
@@ -33,7 +36,7 @@ MAX_BEST_OF = 99
 class SeriesError(OneredError, ValueError):
     """Match settings or results that do not make a match; the message names the field."""
 
-    default_code = "series"
+    default_code = "match_settings"
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +81,57 @@ class Series:
     def wins_needed(self) -> int:
         """Games a player must win to win the match: more than half of ``best_of``."""
         return self.best_of // 2 + 1
+
+    @classmethod
+    def after_lag(
+        cls,
+        players: tuple[str, str],
+        lag_winner: int,
+        ball: Ball,
+        *,
+        best_of: int,
+        target: int,
+        handicap: tuple[int, int] = (0, 0),
+    ) -> Series:
+        """The settings once ``players[lag_winner]`` has won the lag (2.3.1) and taken
+        ``ball`` (white or yellow) for the match: he breaks the first game, the other player
+        has the other cue ball."""
+        if lag_winner not in (0, 1):
+            raise SeriesError(f"breaker: expected 0 or 1, got {lag_winner!r}")
+        if ball not in (Ball.WHITE, Ball.YELLOW):
+            raise SeriesError(f"breaker_ball: expected white or yellow, got {ball.value!r}")
+        other = ball.other_cue_ball
+        balls = (ball, other) if lag_winner == 0 else (other, ball)
+        return cls(players, best_of, target, handicap, balls, lag_winner)
+
+    def to_json(self) -> dict[str, Any]:
+        """The settings as stored and shown (:meth:`from_json` reads them back)."""
+        return {
+            "players": list(self.players),
+            "best_of": self.best_of,
+            "target": self.target,
+            "handicap": list(self.handicap),
+            "balls": [b.value for b in self.balls],
+            "first": self.first,
+        }
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Series:
+        """Settings written by :meth:`to_json`; a :class:`SeriesError` names what is wrong."""
+        try:
+            players, handicap, balls = obj["players"], obj["handicap"], obj["balls"]
+            return cls(
+                players=(players[0], players[1]),
+                best_of=obj["best_of"],
+                target=obj["target"],
+                handicap=(handicap[0], handicap[1]),
+                balls=(Ball(balls[0]), Ball(balls[1])),
+                first=obj["first"],
+            )
+        except SeriesError:
+            raise
+        except (KeyError, IndexError, TypeError, ValueError) as exc:
+            raise SeriesError(f"series: unreadable settings ({exc!r})") from None
 
 
 def breaker(series: Series, number: int) -> int:
@@ -139,6 +193,34 @@ def standing(series: Series, winners: Sequence[str]) -> Standing:
         winner=decided,
         next_game=None if decided is not None else played,
     )
+
+
+def next_game(series: Series, games: Sequence[str | None]) -> int:
+    """The number of the game to start after ``games`` (each game's winner, in order;
+    ``None`` for one not finished). Refused, with a :class:`SeriesError` of code
+    ``match_over`` (params ``name``) once the match is decided, or ``game_on`` (``number``)
+    while its last game is not over."""
+    now = standing(series, [w for w in games if w is not None])
+    if now.winner is not None:
+        name = series.players[now.winner]
+        raise SeriesError(
+            f"the match is over: {name} has won", code="match_over", params={"name": name}
+        )
+    if not games or games[-1] is None:
+        number = len(games)
+        raise SeriesError(
+            f"game {number} is still being played", code="game_on", params={"number": number}
+        )
+    return len(games)
+
+
+def can_start_next(series: Series, games: Sequence[str | None]) -> bool:
+    """Whether :func:`next_game` would start a game after ``games``."""
+    try:
+        next_game(series, games)
+    except SeriesError:
+        return False
+    return True
 
 
 @dataclass(frozen=True, slots=True)

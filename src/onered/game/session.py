@@ -32,6 +32,7 @@ from onered.game import validate
 from onered.game.loop import Game
 from onered.game.marking import Mark, MarkError, compose
 from onered.game.model import Action, ChoiceRecord, GameError, StrokeRecord
+from onered.game.pad import ImpossibleMarkError, check_possible
 from onered.game.record import (
     PROTOCOL_FIELDS,
     RECORD_VERSION,
@@ -397,14 +398,20 @@ class Session:
 
     def check_mark(self, mark: Mark) -> Mapping[str, Any]:
         """The ``stroke`` line of a marker's taps (not kept): refused when this is a
-        played game, the game is over, or the taps cannot go together."""
+        played game, the game is over, the taps cannot go together, or the position forbids
+        one of them now (``impossible``, ``onered.game.pad``)."""
         self._marked_only()
         if self.over:
             raise self._over_error()
         try:
-            return compose(self._state, mark)
+            line = compose(self._state, mark)
         except MarkError as exc:
             raise SessionError("bad_mark", str(exc), {"detail": str(exc)}) from None
+        try:
+            check_possible(self._state, mark)
+        except ImpossibleMarkError as exc:
+            raise SessionError(exc.code, exc.message, exc.params) from None
+        return line
 
     def mark(self, mark: Mark) -> Judged:
         """The stroke a marker tapped (``onered.game.marking``), judged and kept."""

@@ -14,7 +14,10 @@
   with seats, one player asks and the other agrees (``/takeback/answer``).
 
 Seats and take-back requests are kept in the game database (tables ``seats`` and
-``takebacks`` beside the store's own), only the secrets' SHA-256 as the store does.
+``takebacks`` beside the store's own), only the secrets' SHA-256 as the store does. The rules
+of turns and take-back are the game core's (``onered.game.turns``): these routes keep the
+seats and the requests, and let the game core's refusals rise to the one handler
+(``onered.web.errors``).
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from fastapi import APIRouter, FastAPI, Header, Query, Request
 from fastapi.responses import FileResponse
 from pydantic import Field
 
-from onered.game import Action
+from onered.game import Action, turns
 from onered.game import record as game_record
 from onered.game.record import LineKind
 from onered.game.session import Session, SessionError
@@ -38,7 +41,7 @@ from onered.physics.types import Strike
 from onered.players.spec import ai_level
 from onered.rules.possible import aim_warning, first_ball_ahead
 from onered.web.errors import ApiError, not_found
-from onered.web.games import check_secret, games_of, session_error
+from onered.web.games import check_secret, games_of
 from onered.web.models import AfterBody, Body, ChoiceBody, PlayBody
 from onered.web.pad import why_json
 from onered.web.play import shot_json
@@ -150,35 +153,18 @@ def _seat(store: Store, game_id: str, token: str | None) -> int:
     return player
 
 
-def _check_turn(game: Session, player: int) -> None:
-    if game.over:
-        winner = game.players[game.state.winner or 0]
-        raise ApiError(409, f"the game is over: {winner} has won", "over", {"name": winner})
-    if game.state.to_play != player:
-        name = game.players[game.state.to_play]
-        raise ApiError(
-            409, f"it is not your turn: {name} is to play", "not_your_turn", {"name": name}
-        )
+def _computer(game: Session) -> tuple[int, ...]:
+    """The players (indices) the computer plays, from the game's entrants."""
+    kinds = game.entrants
+    return tuple(i for i, n in enumerate(game.players) if ai_level(kinds.get(n)) is not None)
 
 
 def _seated_turn(request: Request, game_id: str, token: str | None) -> Session:
     """The played game, once the seat's secret is shown and it is that player's turn."""
     player = _seat(_store(request), game_id, token)
     game = _played(request, game_id)
-    _check_turn(game, player)
+    turns.check_turn(game, player)
     return game
-
-
-def _takeback_pop(game: Session, player: int) -> int:
-    """How many lines to drop to take back ``player``'s last stroke and what followed."""
-    name = game.players[player]
-    for k in range(len(game.entries) - 1, 0, -1):
-        entry = game.entries[k]
-        if entry.kind is LineKind.STROKE and entry.verdict.striker == name:
-            return len(game.entries) - k
-    raise ApiError(
-        409, f"take-back: {name} has no stroke to take back", "no_takeback", {"name": name}
-    )
 
 
 def shot_of(game: Session, seq: int) -> dict[str, Any]:
@@ -276,9 +262,7 @@ def make_seats(
     store = _store(request)
     check_secret(store, game_id, x_game_token)
     game = _played(request, game_id)
-    kinds = game.entrants
-    if any(ai_level(kinds.get(name)) is not None for name in game.players):
-        raise ApiError(409, "seats: this game is played against the computer", "not_two_players")
+    turns.check_two_people(_computer(game))
     tokens = [secrets.token_urlsafe(24), secrets.token_urlsafe(24)]
     with _db(store) as conn:
         conn.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
@@ -318,11 +302,8 @@ def seat_play(
     if body.placed is not None and not all(math.isfinite(c) for c in body.placed):
         raise ApiError(422, "placed: expected two finite numbers", "bad_input")
     action = Action(strike=Strike(**body.strike.as_dict()), placed=body.placed)
-    try:
-        with games_of(request).lock:  # the shared session is read while simulating
-            played = game.plan_play(action)
-    except SessionError as exc:
-        raise session_error(exc) from None
+    with games_of(request).lock:  # the shared session is read while simulating
+        played = game.plan_play(action)
     after = body.after if body.after is not None else len(game.entries)
     shot = shot_json(played.stroke.result, played.stroke.before)
     return {**_commit(request, game_id, after, [dict(played.line)]), "shot": shot}
@@ -337,11 +318,8 @@ def seat_choice(
 ) -> dict[str, Any]:
     """The foul option of the player of this seat (his turn only)."""
     game = _seated_turn(request, game_id, x_seat_token)
-    try:
-        with games_of(request).lock:
-            line = dict(game.plan_choice(body.option))
-    except SessionError as exc:
-        raise session_error(exc) from None
+    with games_of(request).lock:
+        line = dict(game.plan_choice(body.option))
     after = body.after if body.after is not None else len(game.entries)
     return _commit(request, game_id, after, [line])
 
@@ -362,7 +340,7 @@ def takeback(
     if x_seat_token:
         player = _seat(store, game_id, x_seat_token)
         game = _played(request, game_id)
-        _takeback_pop(game, player)
+        turns.takeback_lines(game, player)  # refused now if he has nothing to take back
         with _db(store) as conn:
             conn.execute(
                 "INSERT OR REPLACE INTO takebacks (game_id, player, version) VALUES (?, ?, ?)",
@@ -371,16 +349,8 @@ def takeback(
         return {"version": len(game.entries), "requested": True}
     check_secret(store, game_id, x_game_token)
     game = _played(request, game_id)
-    kinds = game.entrants
-    humans = [i for i, n in enumerate(game.players) if ai_level(kinds.get(n)) is None]
-    if len(humans) == 1:
-        who = humans[0]
-    else:
-        last = next((e for e in reversed(game.entries[1:]) if e.kind is LineKind.STROKE), None)
-        if last is None:
-            raise ApiError(409, "take-back: no stroke has been played", "no_takeback", {"name": ""})
-        who = game.players.index(str(last.verdict.striker))
-    pop = _takeback_pop(game, who)
+    who = turns.takeback_player(game, _computer(game))
+    pop = turns.takeback_lines(game, who)
     return {**_commit(request, game_id, body.after, [], pop=pop), "taken": pop}
 
 
@@ -408,7 +378,7 @@ def takeback_answer(
         return {"version": len(game.entries), "taken": 0}
     if int(tb[1]) != len(game.entries):
         raise ApiError(409, "take-back: the game went on since it was asked", "stale")
-    pop = _takeback_pop(game, int(tb[0]))
+    pop = turns.takeback_lines(game, int(tb[0]))
     return {**_commit(request, game_id, body.after, [], pop=pop), "taken": pop}
 
 

@@ -11,7 +11,7 @@ from fastapi.concurrency import run_in_threadpool
 from onered import __version__
 from onered.game import PhysicsSimulator, record, validate
 from onered.game.record import RecordError
-from onered.game.session import HUMAN, Session, SessionError
+from onered.game.session import HUMAN, Session
 from onered.physics import TableSpec
 from onered.physics.cue import strike_limits
 from onered.players.spec import ai_entrant
@@ -20,7 +20,7 @@ from onered.table import BALL_RADIUS, BAULK_Y, D_CENTRE, D_RADIUS, LENGTH, SPOT_
 from onered.texts import Lang
 from onered.web import i18n
 from onered.web.errors import ApiError
-from onered.web.games import Games, GamesDep, list_item, session_error, urls
+from onered.web.games import Games, GamesDep, list_item, urls
 from onered.web.models import NewGame, NewMode, Opponent
 from onered.web.store import Mode
 from onered.web.view import game_json, summary_json
@@ -54,11 +54,6 @@ def table_json() -> dict[str, Any]:
         "pockets": pockets,
         "strike_limits": strike_limits(),
     }
-
-
-def invalid(exc: validate.ValidationError) -> ApiError:
-    """A refused name, target or table, as the API answers it."""
-    return ApiError(422, str(exc), exc.code, exc.params)
 
 
 @router.get("/api/health")
@@ -149,11 +144,8 @@ def _created(
 @router.post("/api/games", status_code=201)
 def new_game(body: NewGame, games: GamesDep) -> dict[str, Any]:
     """A new game, marked or played; the answer carries its secret (shown once)."""
-    try:
-        names = validate.names(body.players)
-        target = validate.target(body.target)
-    except validate.ValidationError as exc:
-        raise invalid(exc) from None
+    names = validate.names(body.players)
+    target = validate.target(body.target)
     order = names if body.breaker == 0 else (names[1], names[0])
     first_ball = Ball(body.breaker_ball.value)
     second_ball = first_ball.other_cue_ball
@@ -162,12 +154,9 @@ def new_game(body: NewGame, games: GamesDep) -> dict[str, Any]:
     if body.mode is NewMode.PLAY and body.opponent is Opponent.AI:
         entrants[names[1]] = ai_entrant(body.strength)
     played = body.mode is NewMode.PLAY
-    try:
-        session = Session.new(
-            match, simulator=PhysicsSimulator() if played else None, entrants=entrants
-        )
-    except SessionError as exc:
-        raise session_error(exc) from None
+    session = Session.new(
+        match, simulator=PhysicsSimulator() if played else None, entrants=entrants
+    )
     return _created(games, Mode.PLAY if played else Mode.MARK, session, entrants)
 
 

@@ -9,8 +9,10 @@
   games the client saw) starts the next game once the last one is over.
 * ``GET /matches/{id}``: the match page (``static/match.html``).
 
-The match logic (who has won, who breaks, the handicap of each game, the clock) is
-``onered.game.series``; the matches are stored by ``onered.web.match_store``. The clock is the
+The match logic (who has won, who breaks, the handicap of each game, whether the next game
+may start, the clock) and the settings' JSON are ``onered.game.series``'s; the matches are
+stored by ``onered.web.match_store``. A refusal rises as the game core's error and is
+answered by ``onered.web.errors``. The clock is the
 server's: a game runs from its creation to its last stroke (``updated``), to now while it is
 being played.
 """
@@ -25,14 +27,22 @@ from fastapi import APIRouter, Header, Request
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from onered.game import series as match_rules
 from onered.game import validate
-from onered.game.series import GameTime, Series, SeriesError, clock, game_match, standing
-from onered.game.session import HUMAN, Session, SessionError
+from onered.game.series import (
+    GameTime,
+    Series,
+    SeriesError,
+    can_start_next,
+    clock,
+    game_match,
+    standing,
+)
+from onered.game.session import HUMAN, Session
 from onered.rules import Ball, Match
-from onered.web.api_games import invalid
 from onered.web.errors import ApiError
-from onered.web.games import TOKEN_HEADER, session_error
-from onered.web.match_store import MatchConflictError, MatchRow, MatchStore, series_json
+from onered.web.games import TOKEN_HEADER
+from onered.web.match_store import MatchConflictError, MatchRow, MatchStore
 from onered.web.pages import STATIC_DIR
 from onered.web.store import GameRow, Mode, Store
 from onered.web.view import summary_json
@@ -86,10 +96,7 @@ def match_store(request: Request) -> MatchStore:
 
 def _new_game(store: Store, match: Match, match_id: str, number: int) -> tuple[str, str]:
     """A marked game of the match: its match line (with the handicap) judged and stored."""
-    try:
-        session = Session.new(match)
-    except SessionError as exc:
-        raise session_error(exc) from None
+    session = Session.new(match)
     settings = {
         "entrants": dict.fromkeys(match.players, HUMAN),
         "match": {"id": match_id, "number": number},
@@ -143,13 +150,18 @@ def _game_json(number: int, row: GameRow | None, game_id: str, series: Series) -
     }
 
 
+def _results(games: list[dict[str, Any]]) -> list[str | None]:
+    """Each game's winner, ``None`` for a game not over (or deleted)."""
+    return [None if g.get("winner") is None else str(g["winner"]) for g in games]
+
+
 def match_view(store: Store, match: MatchRow) -> dict[str, Any]:
     """The match as the page shows it."""
     series = match.series
     games = [_game_json(k, store.game(g), g, series) for k, g in enumerate(match.games)]
-    winners = [str(g["winner"]) for g in games if g.get("winner") is not None]
+    results = _results(games)
     try:
-        now_standing = standing(series, winners)
+        now_standing = standing(series, [w for w in results if w is not None])
     except SeriesError as exc:  # pragma: no cover - games are added only while undecided
         raise ApiError(500, f"match {match.id!r}: {exc}", "broken") from None
     now = time.time()
@@ -161,12 +173,13 @@ def match_view(store: Store, match: MatchRow) -> dict[str, Any]:
     c = clock(times, now)
     last = games[-1] if games else None
     running = last is not None and not last.get("missing") and not last["over"]
+    can_start = can_start_next(series, results)
     for g, seconds in zip((g for g in games if not g.get("missing")), c.games, strict=True):
         g["seconds"] = seconds
     return {
         "id": match.id,
         "created": match.created,
-        "settings": series_json(series),
+        "settings": series.to_json(),
         "players": list(series.players),
         "best_of": series.best_of,
         "wins_needed": series.wins_needed,
@@ -174,7 +187,7 @@ def match_view(store: Store, match: MatchRow) -> dict[str, Any]:
         "winner": None if now_standing.winner is None else series.players[now_standing.winner],
         "over": now_standing.over,
         "next_game": now_standing.next_game,
-        "can_start_next": (not now_standing.over) and last is not None and bool(last.get("over")),
+        "can_start_next": can_start,
         "games": games,
         "clock": {"games": list(c.games), "total": c.total, "running": running},
         "now": now,
@@ -194,25 +207,15 @@ def match_page(request: Request, match_id: str) -> FileResponse:
 @router.post("/api/matches", status_code=201)
 def new_match(request: Request, body: NewMatch) -> dict[str, Any]:
     """Start a match and its first game (marked)."""
-    try:
-        names = validate.names(body.players)
-        target = validate.target(body.target)
-    except validate.ValidationError as exc:
-        raise invalid(exc) from None
-    first_ball = Ball(body.breaker_ball)
-    other_ball = first_ball.other_cue_ball
-    balls = (first_ball, other_ball) if body.breaker == 0 else (other_ball, first_ball)
-    try:
-        series = Series(
-            players=(names[0], names[1]),
-            best_of=body.best_of,
-            target=target,
-            handicap=(body.handicap[0], body.handicap[1]),
-            balls=balls,
-            first=body.breaker,
-        )
-    except SeriesError as exc:
-        raise ApiError(422, str(exc), "match_settings", {"detail": str(exc)}) from None
+    names = validate.names(body.players)
+    series = Series.after_lag(
+        (names[0], names[1]),
+        body.breaker,
+        Ball(body.breaker_ball),
+        best_of=body.best_of,
+        target=validate.target(body.target),
+        handicap=(body.handicap[0], body.handicap[1]),
+    )
     store = _store(request)
     matches = match_store(request)
     match_id, token = matches.create(series)
@@ -253,22 +256,16 @@ def next_game(
             403, f"{TOKEN_HEADER}: this is not the secret of match {match_id!r}", "bad_match_token"
         )
     store = _store(request)
-    view = match_view(store, row)
-    if view["over"]:
-        winner = view["winner"]
-        raise ApiError(409, f"the match is over: {winner} has won", "match_over", {"name": winner})
-    if not view["can_start_next"]:
-        number = len(row.games)
-        raise ApiError(409, f"game {number} is still being played", "game_on", {"number": number})
-    number = int(view["next_game"])
+    games = [_game_json(k, store.game(g), g, row.series) for k, g in enumerate(row.games)]
+    number = match_rules.next_game(row.series, _results(games))
     if body.after is not None and body.after != len(row.games):
-        raise ApiError(409, str(MatchConflictError(body.after, len(row.games))), "stale")
+        raise MatchConflictError(body.after, len(row.games))
     game_id, game_token = _new_game(store, game_match(row.series, number), match_id, number)
     try:
         matches.add_game(match_id, number, game_id)
-    except MatchConflictError as exc:
+    except MatchConflictError:
         store.delete(game_id)
-        raise ApiError(409, str(exc), "stale") from None
+        raise
     return {
         "game": {"id": game_id, "token": game_token, "urls": _game_urls(game_id)},
         "match": match_view(store, _known(matches, match_id)),

@@ -1,6 +1,7 @@
 """Changing a game (each route needs the game's secret): a referee line, a marked stroke,
 the foul option, undo, a late claim, a played stroke, the computer's turn. The rules are the
-game core's (``onered.game.session``); a route reads the request and answers."""
+game core's (``onered.game.session``); a route reads the request and answers, and the game
+core's refusals rise to ``onered.web.errors``' one handler."""
 
 from __future__ import annotations
 
@@ -11,13 +12,11 @@ from typing import Any
 from fastapi import APIRouter
 
 from onered.game import Action
-from onered.game.session import Played, Ruled, Session, SessionError
+from onered.game.session import Played, Ruled, Session
 from onered.physics.types import Strike
 from onered.players.turn import Turn, plan_ai_turn, plan_human
-from onered.texts import Lang
-from onered.web import i18n, pad
 from onered.web.errors import ApiError
-from onered.web.games import AuthorizedId, Games, GamesDep, game_over, session_error
+from onered.web.games import AuthorizedId, Games, GamesDep
 from onered.web.models import AfterBody, ChoiceBody, ClaimBody, LineBody, MarkBody, PlayBody
 from onered.web.play import shot_json
 from onered.web.store import Mode
@@ -61,18 +60,7 @@ def add_line(game_id: AuthorizedId, body: LineBody, games: GamesDep) -> dict[str
 def mark(game_id: AuthorizedId, body: MarkBody, games: GamesDep) -> dict[str, Any]:
     """Append the stroke the marker tapped."""
     tapped = body.mark()
-
-    def act(session: Session) -> None:
-        if session.over:
-            raise game_over(session)
-        session.check_mark(tapped)  # taps that cannot go together, whatever the position
-        why = pad.impossible(session.state, tapped)  # the rules' reason, said by the page
-        if why is not None:
-            text = i18n.reason_text(why, Lang.EN)
-            raise ApiError(422, f"impossible now: {text}", "impossible", pad.why_json(why))
-        session.mark(tapped)
-
-    return games.answer(*games.change(game_id, body.after, act)[:3])
+    return games.answer(*games.change(game_id, body.after, lambda s: s.mark(tapped))[:3])
 
 
 @router.post("/api/games/{game_id}/choice")
@@ -105,10 +93,7 @@ def play_stroke(game_id: AuthorizedId, body: PlayBody, games: GamesDep) -> dict[
     action = Action(strike=Strike(**body.strike.as_dict()), placed=placed)
     with games.lock:
         after = body.after if body.after is not None else len(session)
-        try:
-            played: Played = plan_human(session, action)
-        except SessionError as exc:
-            raise session_error(exc) from None
+        played: Played = plan_human(session, action)
     result = _stored(games, game_id, after, played.ruled)
     result["shot"] = shot_json(played.stroke.result, played.stroke.before)
     return result
@@ -120,10 +105,7 @@ def ai_turn(game_id: AuthorizedId, body: AfterBody, games: GamesDep) -> dict[str
     runs on the current position outside the game's lock."""
     session = _played_game(games, game_id)
     after = body.after if body.after is not None else len(session)
-    try:
-        turn: Turn = plan_ai_turn(session, _seed(game_id, after))
-    except SessionError as exc:
-        raise session_error(exc) from None
+    turn: Turn = plan_ai_turn(session, _seed(game_id, after))
     result = _stored(games, game_id, after, turn.ruled)
     stroke = turn.stroke
     result["shot"] = None if stroke is None else shot_json(stroke.result, stroke.before)

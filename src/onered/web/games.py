@@ -22,9 +22,9 @@ from typing import Annotated, Any, TypeVar
 from fastapi import Depends, Header, Request
 
 from onered.game.record import RecordError, dumps
-from onered.game.session import Session, SessionError
+from onered.game.session import Session
 from onered.web.errors import ApiError, not_found
-from onered.web.store import ConflictError, GameRow, Mode, Store
+from onered.web.store import GameRow, Mode, Store
 from onered.web.view import game_json, summary_json
 
 TOKEN_HEADER = "X-Game-Token"
@@ -32,24 +32,8 @@ TOKEN_HEADER = "X-Game-Token"
 #: together (a long game takes its room: the least recently used are dropped first).
 CACHE_SIZE = 64
 CACHE_LINES = 400_000
-#: HTTP status of each refusal of the game core (``SessionError.code``); others are 422.
-STATUS = {
-    "over": 409,
-    "no_undo": 409,
-    "claim_none": 409,
-    "claim_foul": 409,
-    "played": 409,
-    "not_played": 409,
-    "computer_turn": 409,
-    "ai_failed": 409,
-}
 
 T = TypeVar("T")
-
-
-def session_error(exc: SessionError) -> ApiError:
-    """The game core's refusal, as the API answers it."""
-    return ApiError(STATUS.get(exc.code, 422), exc.message, exc.code, exc.params)
 
 
 def list_item(row: GameRow) -> dict[str, Any]:
@@ -173,10 +157,7 @@ class Games:
                         session = self._read(game_id, edit.lines)
                     self._cache.pop(game_id, None)  # changed below; kept again once stored
                     session.reset_low_water()
-                    try:
-                        result = act(session)
-                    except SessionError as exc:
-                        raise session_error(exc) from None
+                    result = act(session)
                     # the lines the change kept are still stored; the rest is replaced
                     common = session.low_water
                     while edit.count > common:
@@ -188,10 +169,6 @@ class Games:
                     revision = edit.revision + 1
             except KeyError:
                 raise not_found(game_id) from None
-            except ConflictError as exc:
-                raise ApiError(
-                    409, str(exc), "stale", {"expected": exc.expected, "found": exc.found}
-                ) from None
             self.keep(game_id, revision, session)
             return self.row(game_id), session, changed, result
 
@@ -267,9 +244,3 @@ def _authorize(
 
 #: A game id in a changing route: the request must carry the game's secret.
 AuthorizedId = Annotated[str, Depends(_authorize)]
-
-
-def game_over(game: Session) -> ApiError:
-    """The answer to a stroke sent after the end of the game."""
-    winner = game.winner or ""
-    return ApiError(409, f"the game is over: {winner} has won", "over", {"winner": winner})

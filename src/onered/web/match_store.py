@@ -16,11 +16,9 @@ import secrets
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from onered.errors import OneredError
-from onered.game.series import Series, SeriesError
-from onered.rules import Ball
+from onered.game.series import Series
 from onered.web.store import DB_NAME, connect, hash_token, transaction
 
 _SCHEMA = """
@@ -40,9 +38,10 @@ CREATE TABLE IF NOT EXISTS match_games (
 
 
 class MatchConflictError(OneredError):
-    """A game was added to the match by someone else first (``expected`` games, ``found``)."""
+    """A game was added to the match by someone else first (``expected`` games, ``found``);
+    code ``stale``, as a game changed elsewhere."""
 
-    default_code = "match_conflict"
+    default_code = "stale"
 
     def __init__(self, expected: int, found: int) -> None:
         super().__init__(
@@ -61,35 +60,6 @@ class MatchRow:
     created: float
     series: Series
     games: tuple[str, ...]
-
-
-def series_json(series: Series) -> dict[str, Any]:
-    """The settings as stored (and as the API shows them)."""
-    return {
-        "players": list(series.players),
-        "best_of": series.best_of,
-        "target": series.target,
-        "handicap": list(series.handicap),
-        "balls": [b.value for b in series.balls],
-        "first": series.first,
-    }
-
-
-def read_series(obj: dict[str, Any]) -> Series:
-    """Settings written by :func:`series_json`."""
-    try:
-        return Series(
-            players=(obj["players"][0], obj["players"][1]),
-            best_of=obj["best_of"],
-            target=obj["target"],
-            handicap=(obj["handicap"][0], obj["handicap"][1]),
-            balls=(Ball(obj["balls"][0]), Ball(obj["balls"][1])),
-            first=obj["first"],
-        )
-    except (KeyError, IndexError, TypeError, ValueError) as exc:
-        if isinstance(exc, SeriesError):
-            raise
-        raise SeriesError(f"series: unreadable settings ({exc!r})") from None
 
 
 class MatchStore:
@@ -111,7 +81,7 @@ class MatchStore:
                     break
             conn.execute(
                 "INSERT INTO matches (id, token_hash, created, series) VALUES (?, ?, ?, ?)",
-                (match_id, hash_token(token), time.time(), json.dumps(series_json(series))),
+                (match_id, hash_token(token), time.time(), json.dumps(series.to_json())),
             )
         return match_id, token
 
@@ -126,7 +96,7 @@ class MatchStore:
         return MatchRow(
             id=r["id"],
             created=r["created"],
-            series=read_series(json.loads(r["series"])),
+            series=Series.from_json(json.loads(r["series"])),
             games=tuple(g[0] for g in games),
         )
 

@@ -73,9 +73,10 @@ class StoreError(OneredError, RuntimeError):
 
 
 class ConflictError(OneredError):
-    """The game changed since the client last saw it (``expected`` lines, found ``found``)."""
+    """The game changed since the client last saw it (``expected`` lines, found ``found``);
+    code ``stale``, the pages' word for it."""
 
-    default_code = "conflict"
+    default_code = "stale"
 
     def __init__(self, expected: int, found: int) -> None:
         super().__init__(
