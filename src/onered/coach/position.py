@@ -20,8 +20,6 @@ referee could be in.
 
 from __future__ import annotations
 
-import json
-import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -29,6 +27,7 @@ from onered.coach.advice import AdviceError
 from onered.game.model import Action, Position
 from onered.game.record import LineKind, RecordError, read_strike
 from onered.game.session import Judged, Session
+from onered.protocol import json_fields
 from onered.rules import Ball, Counters, GameState, Match
 from onered.rules import position as written
 from onered.rules.model import CANNON_LIMIT, HAZARD_LIMIT
@@ -42,30 +41,18 @@ DEFAULT_PLAYERS = ("Player 1", "Player 2")
 
 
 def _show(value: Any) -> str:
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= 60 else text[:57] + "..."
+    return json_fields.show(value)
 
 
 def _int(value: Any, where: str, low: int, high: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise AdviceError(f"{where}: expected an integer of at least {low}, got {_show(value)}")
-    if high is not None and value > high:
-        raise AdviceError(f"{where}: expected at most {high}, got {value}")
-    return value
+    return json_fields.integer(value, where, low, high, error=AdviceError)
 
 
 def point_from_json(value: Any, where: str) -> Point:
     """A point ``[x, y]`` (metres) of a JSON document; :class:`AdviceError` names ``where``."""
-    if (
-        not isinstance(value, list | tuple)
-        or len(value) != 2
-        or not all(
-            isinstance(c, int | float) and not isinstance(c, bool) and math.isfinite(c)
-            for c in value
-        )
-    ):
-        raise AdviceError(f"{where}: expected [x, y] in metres, got {_show(value)}")
-    return (float(value[0]), float(value[1]))
+    return json_fields.point(
+        list(value) if isinstance(value, tuple) else value, where, error=AdviceError
+    )
 
 
 def position_from_json(obj: Any) -> Position:

@@ -42,7 +42,6 @@ very same numbers, and a replay can be compared line by line, character by chara
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import Enum
@@ -60,6 +59,7 @@ from onered.game.model import (
     StrokeRecord,
 )
 from onered.physics.types import Strike
+from onered.protocol import json_fields
 from onered.protocol.json_fields import ProtocolError, loads_object
 from onered.protocol.referee import match_json, verdict_json
 from onered.protocol.shot import events_json
@@ -425,27 +425,19 @@ class Record:
 
 
 def _field(obj: Mapping[str, Any], key: str, where: str) -> Any:
-    if key not in obj:
-        raise RecordError(f"{where}: missing field {key!r}")
-    return obj[key]
+    return json_fields.field(obj, key, where, error=RecordError)
 
 
 def _number(value: Any, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise RecordError(f"{where}: expected a finite number, got {json.dumps(value)}")
-    return float(value)
+    return json_fields.number(value, where, error=RecordError)
 
 
 def _point(value: Any, where: str) -> Point:
-    if not isinstance(value, list) or len(value) != 2:
-        raise RecordError(f"{where}: expected [x, y], got {json.dumps(value)}")
-    return (_number(value[0], f"{where}[0]"), _number(value[1], f"{where}[1]"))
+    return json_fields.point(value, where, error=RecordError)
 
 
 def _object(value: Any, where: str) -> Mapping[str, Any]:
-    if not isinstance(value, dict):
-        raise RecordError(f"{where}: expected an object, got {json.dumps(value)}")
-    return value
+    return json_fields.json_object(value, where, error=RecordError)
 
 
 def read_strike(value: Any, where: str) -> Strike:

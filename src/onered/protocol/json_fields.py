@@ -1,5 +1,8 @@
-"""Strict readers of JSON values shared by the protocols: each names the field it reads and
-says what is wrong, so bad input gets a clear error instead of a traceback.
+"""The one set of strict readers of JSON fields — the protocols', the game records', the
+coach's positions': each names the field it reads and says what is wrong, so bad input gets a
+clear error instead of a traceback. A reader raises :class:`ProtocolError` unless its caller
+names its own error family (``error=RecordError``), so each interface keeps its error while
+the reading and the wording live here once.
 
 JSON is read and written with orjson: it is several times faster than the standard library
 (the protocols spend most of their time outside the engine in JSON), it refuses NaN and
@@ -14,6 +17,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping
+from typing import Any
 
 import orjson
 
@@ -106,41 +110,82 @@ def show(value: object) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def get_bool(obj: Mapping[str, object], key: str, default: bool) -> bool:
-    value = obj.get(key, default)
-    if not isinstance(value, bool):
-        raise ProtocolError(f"{key}: expected true or false, got {show(value)}")
+#: An error family a reader raises: built from the message alone.
+ErrorType = type[OneredError]
+
+
+def field(obj: Mapping[str, Any], key: str, where: str, *, error: ErrorType = ProtocolError) -> Any:
+    """``obj[key]``, which must be present (``where`` names ``obj`` in the error)."""
+    if key not in obj:
+        raise error(f"{where}: missing field {key!r}")
+    return obj[key]
+
+
+def json_object(value: object, where: str, *, error: ErrorType = ProtocolError) -> dict[str, Any]:
+    """A JSON object."""
+    if type(value) is not dict:
+        raise error(f"{where}: expected an object, got {type_name(value)}")
     return value
 
 
-def number(value: object, where: str) -> float:
+def get_bool(
+    obj: Mapping[str, object], key: str, default: bool, *, error: ErrorType = ProtocolError
+) -> bool:
+    """An optional ``true`` or ``false`` (``default`` when absent)."""
+    value = obj.get(key, default)
+    if not isinstance(value, bool):
+        raise error(f"{key}: expected true or false, got {show(value)}")
+    return value
+
+
+def number(value: object, where: str, *, error: ErrorType = ProtocolError) -> float:
     """A finite JSON number (booleans are not numbers)."""
     if type(value) is float and value - value == 0.0:  # the common case: finite
         return value
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ProtocolError(f"{where}: expected a number, got {show(value)}")
+        raise error(f"{where}: expected a number, got {show(value)}")
     try:
         result = float(value)
     except OverflowError:  # a Python int beyond the doubles (not from orjson, which refuses)
-        raise ProtocolError(f"{where}: the number is too large for a double") from None
+        raise error(f"{where}: the number is too large for a double") from None
     if not math.isfinite(result):
-        raise ProtocolError(f"{where}: the number must be finite, got {show(value)}")
+        raise error(f"{where}: the number must be finite, got {show(value)}")
     return result
 
 
-def point(value: object, where: str) -> tuple[float, float]:
+def integer(
+    value: object,
+    where: str,
+    low: int | None = None,
+    high: int | None = None,
+    *,
+    error: ErrorType = ProtocolError,
+) -> int:
+    """A JSON integer within ``[low, high]`` (either bound may be open)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise error(f"{where}: expected an integer, got {show(value)}")
+    if low is not None and value < low:
+        raise error(f"{where}: expected an integer of at least {low}, got {show(value)}")
+    if high is not None and value > high:
+        raise error(f"{where}: expected at most {high}, got {value}")
+    return value
+
+
+def point(value: object, where: str, *, error: ErrorType = ProtocolError) -> tuple[float, float]:
     """A point ``[x, y]`` of two finite numbers."""
     if type(value) is list and len(value) == 2:
         x, y = value
         if type(x) is float and type(y) is float and x - x == 0.0 and y - y == 0.0:
             return (x, y)  # the common case, without building the fields' names
-        return (number(x, f"{where}[0]"), number(y, f"{where}[1]"))
-    raise ProtocolError(f"{where}: expected [x, y], got {show(value)}")
+        return (number(x, f"{where}[0]", error=error), number(y, f"{where}[1]", error=error))
+    raise error(f"{where}: expected [x, y], got {show(value)}")
 
 
-def string_list(obj: Mapping[str, object], key: str) -> list[str]:
+def string_list(
+    obj: Mapping[str, object], key: str, *, error: ErrorType = ProtocolError
+) -> list[str]:
     """An optional array of strings (default empty)."""
     value = obj.get(key, [])
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ProtocolError(f"{key}: expected an array of names, got {show(value)}")
+        raise error(f"{key}: expected an array of names, got {show(value)}")
     return list(value)

@@ -55,6 +55,7 @@ from onered.physics.types import Event, Launch, ShotResult, Strike
 from onered.protocol.json_fields import (
     ProtocolError,
     dumps_line,
+    json_object,
     loads_object,
     number,
     point,
@@ -125,9 +126,7 @@ def _vector(value: object, where: str, n: int) -> tuple[float, ...]:
 
 
 def _object(value: object, where: str) -> dict[str, Any]:
-    if type(value) is not dict:
-        raise ShotProtocolError(f"{where}: expected an object, got {type_name(value)}")
-    return value
+    return json_object(value, where, error=ShotProtocolError)
 
 
 # --- the fields ---------------------------------------------------------------------------
