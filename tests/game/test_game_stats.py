@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 from game_support import ANY, IN_D, P1, P2, R, Step, W, Y, game_at, hit, pocket
 
 from onered.game import Action
 from onered.game.record import iter_lines
+from onered.game.session import Session
 from onered.game.stats import BREAK_BINS, StatsError, break_histogram_svg, read_games, report
-from onered.rules import Option
+from onered.rules import Match, Option
 
 MID = {W: (0.5, 1.2), Y: (1.2, 2.0), R: (1.0, 2.6)}
 
@@ -99,13 +101,47 @@ def test_the_histogram_is_an_svg_with_a_bar_per_class_and_player() -> None:
     ("lines", "message"),
     [
         (["{"], "g: line 1: not valid JSON"),
-        (['{"type": "stroke"}'], "g: line 1: a record starts with its match line"),
+        (['{"type": "stroke"}'], "g: line 1: the first line must be the match line"),
+        (['{"type": "stroke", "verdict": {}}'], "g: line 1: a record starts with its match line"),
         (
-            ['{"type": "match", "players": ["a", "b"]}', '{"type": "stroke"}'],
+            ['{"type": "match", "players": ["a", "b"], "record": 2}', '{"type": "stroke"}'],
             "g: line 2: verdict: missing",
+        ),
+        (
+            ['{"type": "match", "players": ["a", "b"], "target": 10}', '{"type": "strok"}'],
+            "g: line 2: type: unknown line type",
         ),
     ],
 )
 def test_unreadable_records_are_named(lines: list[str], message: str) -> None:
     with pytest.raises(StatsError, match=message):
         read_games([("g", lines)])
+
+
+def _marked_game() -> Session:
+    game = Session.new(Match(target=20, players=(P1, P2)))
+    for line in (
+        {"type": "stroke", "first_hit": "red", "potted": ["red"]},
+        {"type": "stroke", "first_hit": "red"},
+        {"type": "stroke", "first_hit": "red", "fouls": ["push"]},
+        {"type": "choice", "option": "as_they_lie"},
+        {"type": "stroke", "first_hit": "red", "potted": ["red"]},
+    ):
+        game.append(line)
+    return game
+
+
+def test_an_exported_marked_game_is_read_as_its_record_is(tmp_path: Path) -> None:
+    from onered.cli import main
+
+    game = _marked_game()
+    exported, record = game.export_protocol(), game.export_record()
+    assert "verdict" not in exported  # the web's export: the referee's lines only
+    from_export = read_games([("export", exported.splitlines())])
+    from_record = read_games([("record", record.splitlines())])
+    assert from_export == from_record
+    assert from_export.players[P1].points == 6
+    assert from_export.players[P1].penalties_received == 2
+    path = tmp_path / "export.jsonl"
+    path.write_text(exported, encoding="utf-8")
+    assert main(["stats", str(path), "--json"]) == 0

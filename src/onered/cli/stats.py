@@ -1,5 +1,6 @@
-"""``onered stats FILE...``: figures from game records — points per visit, breaks, fouls,
-kinds of score — and the break distribution as an SVG histogram."""
+"""``onered stats FILE...``: figures from game records or a web game's export (the referee's
+lines, judged) — points per visit, breaks, fouls, kinds of score — and the break
+distribution as an SVG histogram."""
 
 from __future__ import annotations
 
@@ -13,7 +14,12 @@ HELP = "statistics of game records: points per visit, breaks, fouls, cannons/pot
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``onered stats``."""
-    parser.add_argument("files", nargs="+", metavar="FILE", help="game records ('onered play')")
+    parser.add_argument(
+        "files",
+        nargs="+",
+        metavar="FILE",
+        help="game records ('onered play', a web game's record) or a web game's export",
+    )
     parser.add_argument(
         "--svg", metavar="OUT", type=Path, help="write the break distribution as an SVG histogram"
     )

@@ -1,6 +1,9 @@
 """Statistics of games from their records: points per visit, breaks, fouls, kinds of score.
 
-Everything is read from the verdicts written in the records (no simulation). Visits and
+Everything is read from the referee's verdicts (no simulation): those written in a record's
+lines (:meth:`Tally.add_game`), or those of a game read by the one reader of game files,
+``onered.game.session`` (:meth:`Tally.add_session`, :func:`read_games`: a game record, the
+web's export of a marked game in the referee protocol, a pairs file). Visits and
 their breaks are ``onered.game.summary``'s (one reading for every interface): a *visit* is
 a player's turn at the table, its *break* the points his strokes scored in it; penalty
 points received are not part of any break. Players are told apart
@@ -20,8 +23,10 @@ from html import escape
 from typing import Any
 
 from onered.errors import OneredError
+from onered.game.record import LineKind, RecordError, parse_text
+from onered.game.session import Session
 from onered.game.summary import RecordedVerdict, visits
-from onered.protocol.json_fields import ProtocolError, loads_object
+from onered.protocol.referee import verdict_json
 
 #: Break classes of the distribution: 0, 1-9, 10-19, ..., 90-99, 100 and more.
 BREAK_BINS: tuple[tuple[int, int | None], ...] = (
@@ -209,20 +214,44 @@ class Tally:
         if not isinstance(players, list) or len(players) != 2:
             raise StatsError(f"{where}: line 1: players: expected two names")
         entrants = header.get("entrants") or {}
-        for name in players:
-            p = self._player(name)
-            p.games += 1
-            if isinstance(entrants, dict) and isinstance(entrants.get(name), str):
-                p.descriptions.add(entrants[name])
-        self._games += 1
-        facts: list[RecordedVerdict] = []
-        last: Mapping[str, Any] | None = None
+        verdicts: list[tuple[int, Mapping[str, Any]]] = []
         for number, line in enumerate(lines[1:], start=2):
             if line.get("type") != "stroke":
                 continue
             verdict = line.get("verdict")
             if not isinstance(verdict, dict):
                 raise StatsError(f"{where}: line {number}: verdict: missing (not a game record?)")
+            verdicts.append((number, verdict))
+        self._add(players, entrants if isinstance(entrants, dict) else {}, verdicts, where)
+
+    def add_session(self, game: Session, where: str = "game") -> None:
+        """Add one game as read and judged by ``onered.game.session`` (any file it reads)."""
+        players = game.players
+        verdicts = [
+            (e.seq + 1, verdict_json(e.verdict, players))
+            for e in game.entries
+            if e.kind is LineKind.STROKE
+        ]
+        self._add(list(players), game.entrants, verdicts, where)
+
+    def _add(
+        self,
+        players: Sequence[str],
+        entrants: Mapping[str, Any],
+        verdicts: Sequence[tuple[int, Mapping[str, Any]]],
+        where: str,
+    ) -> None:
+        """One game: its players, who they are, and its strokes' verdicts (JSON, each with
+        the line it came from)."""
+        for name in players:
+            p = self._player(name)
+            p.games += 1
+            if isinstance(entrants.get(name), str):
+                p.descriptions.add(entrants[name])
+        self._games += 1
+        facts: list[RecordedVerdict] = []
+        last: Mapping[str, Any] | None = None
+        for number, verdict in verdicts:
             try:
                 facts.append(RecordedVerdict.from_json(verdict, len(facts) + 1))
                 name = verdict["striker"]
@@ -256,19 +285,30 @@ class Tally:
 
 
 def read_games(sources: Iterable[tuple[str, Iterable[str]]]) -> Stats:
-    """Statistics of the records given as ``(name, lines)``."""
+    """Statistics of the games given as ``(name, lines)``, each file read by the one reader
+    of game files (``onered.game.record.parse_text``: a game record, the web's export of a
+    marked game in the referee protocol, a pairs file): a record's verdicts are read as
+    written (:meth:`Tally.add_game`); lines without verdicts are judged by
+    ``onered.game.session`` (:meth:`Tally.add_session`). :class:`StatsError` names the
+    file and the line at fault."""
     tally = Tally()
     for where, raw_lines in sources:
-        parsed: list[Mapping[str, Any]] = []
-        for number, text in enumerate(raw_lines, start=1):
-            if not text.strip():
-                continue
-            try:
-                parsed.append(loads_object(text))
-            except ProtocolError as exc:
-                raise StatsError(f"{where}: line {number}: {exc}") from None
-        tally.add_game(parsed, where)
+        try:
+            numbered = parse_text("\n".join(raw_lines))
+            lines = [obj for _, obj in numbered]
+            if _recorded(lines):
+                tally.add_game(lines, where)
+            else:
+                tally.add_session(Session.read(numbered, check=False), where)
+        except RecordError as exc:
+            raise StatsError(f"{where}: {exc}") from None
     return tally.result()
+
+
+def _recorded(lines: Sequence[Mapping[str, Any]]) -> bool:
+    """The lines are a game record's (its header, or verdicts written on its strokes), not
+    the referee's lines alone."""
+    return bool(lines) and ("record" in lines[0] or any("verdict" in line for line in lines))
 
 
 def report(stats: Stats) -> str:
