@@ -10,7 +10,8 @@ import sys
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
-    from onered.game import Entry, Game, Lag
+    from onered.game import Entry, Game, Lag, PhysicsSimulator
+    from onered.players import Player
     from onered.rules import Verdict
     from onered.texts import Lang
 
@@ -50,7 +51,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--p1",
         default="ai:pro",
         metavar="PLAYER",
-        help="first player: ai:LEVEL, novice beginner amateur club pro master (default ai:pro)",
+        help="first player: ai:LEVEL (novice beginner amateur club pro master), or human: "
+        "you, typing your strokes (default ai:pro)",
     )
     parser.add_argument(
         "--p2", default="ai:amateur", metavar="PLAYER", help="second player (default ai:amateur)"
@@ -88,7 +90,7 @@ def _names(args: argparse.Namespace) -> tuple[str, str]:
 
     if args.names:
         return validate.names(str(args.names).split(","), "--names")
-    base = [spec.partition(":")[2].capitalize() or spec for spec in (args.p1, args.p2)]
+    base = [(spec.partition(":")[2] or spec).capitalize() for spec in (args.p1, args.p2)]
     if base[0] == base[1]:
         base = [f"{base[0]} 1", f"{base[1]} 2"]
     return validate.names(base, "--p1/--p2")
@@ -184,13 +186,26 @@ class _Printer:
         self.out.flush()
 
 
+def _player(spec: str, name: str, seed: int, simulator: PhysicsSimulator) -> Player:
+    """The player ``spec`` describes (``players.parse_player``): the computer at its level,
+    or for ``human`` the person at this terminal (``onered.cli.human``)."""
+    from onered.cli.human import TerminalPlayer
+    from onered.players import make_player, parse_player
+
+    read = parse_player(spec)
+    if read.is_computer:
+        return make_player(read, seed, params=simulator.params, table=simulator.table)
+    return TerminalPlayer(name, lambda: sys.stdin.readline() or None, sys.stdout)
+
+
 def run(args: argparse.Namespace) -> int:
     """Play the game; exit status 0 when it was played (and recorded), 2 on bad arguments."""
     import random
 
+    from onered.cli.human import Quit
     from onered.game import PhysicsSimulator, validate
     from onered.game.record import dumps, entry_line, match_line
-    from onered.players import GameSettings, PlayerSpecError, make_player, play_game
+    from onered.players import GameSettings, PlayerSpecError, play_game
     from onered.texts import Lang
 
     if isinstance(sys.stdout, io.TextIOWrapper):
@@ -211,12 +226,8 @@ def run(args: argparse.Namespace) -> int:
     seeds = random.Random(args.seed)
     try:
         players = {
-            names[0]: make_player(
-                args.p1, seeds.getrandbits(32), params=simulator.params, table=simulator.table
-            ),
-            names[1]: make_player(
-                args.p2, seeds.getrandbits(32), params=simulator.params, table=simulator.table
-            ),
+            name: _player(spec, name, seeds.getrandbits(32), simulator)
+            for name, spec in zip(names, (args.p1, args.p2), strict=True)
         }
     except PlayerSpecError as exc:
         print(f"onered play: {exc}", file=sys.stderr)
@@ -257,6 +268,9 @@ def run(args: argparse.Namespace) -> int:
     )
     try:
         game = play_game(players, settings, simulator, on_entry=on_entry, on_start=on_start)
+    except Quit:
+        print("\nGame stopped.", file=sys.stdout)
+        return 0
     finally:
         if record is not None:
             record.close()
