@@ -19,12 +19,15 @@ from onered.game.record import RecordError
 from onered.game.session import SessionError
 from onered.game.validate import ValidationError
 from onered.study.runner import StudyInterruptedError
+from onered.texts import ru
 from onered.web.errors import ApiError
 from onered.web.match_store import MatchConflictError
 from onered.web.store import ConflictError
 
 #: Modules that do something when imported (the ``python -m onered`` entry).
 _NOT_IMPORTED = {"onered.__main__"}
+#: Exceptions that are signals, not errors (like ``KeyboardInterrupt``): never shown as one.
+_SIGNALS = {"onered.cli.human.Quit"}
 
 
 def _exception_classes() -> list[type[BaseException]]:
@@ -35,7 +38,12 @@ def _exception_classes() -> list[type[BaseException]]:
             continue
         module = importlib.import_module(info.name)
         for _, value in inspect.getmembers(module, inspect.isclass):
-            if issubclass(value, BaseException) and value.__module__ == module.__name__:
+            name = f"{value.__module__}.{value.__qualname__}"
+            if (
+                issubclass(value, BaseException)
+                and value.__module__ == module.__name__
+                and name not in _SIGNALS
+            ):
                 found.append(value)
     return found
 
@@ -64,12 +72,17 @@ def test_every_family_has_its_own_code(cls: type[BaseException]) -> None:
     assert all(cls.default_code != base.default_code for base in parents)
 
 
+@pytest.mark.parametrize("cls", CLASSES, ids=lambda cls: f"{cls.__module__}.{cls.__qualname__}")
+def test_every_family_has_words(cls: type[BaseException]) -> None:
+    """``error.<code>`` of every family's code exists (in both languages, tests/test_texts.py):
+    the CLI and the pages say it in their language."""
+    if issubclass(cls, OneredError):
+        assert f"error.{cls.default_code}" in ru.WORDS
+
+
 def _message_only(cls: type[OneredError]) -> bool:
-    try:
-        inspect.signature(cls).bind("a message")
-    except TypeError:
-        return False
-    return True
+    """Whether the class takes the root's constructor (a message) as it is."""
+    return cls.__init__ is OneredError.__init__
 
 
 @pytest.mark.parametrize(

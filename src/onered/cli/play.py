@@ -9,6 +9,8 @@ import io
 import sys
 from typing import TYPE_CHECKING, TextIO
 
+from onered import texts
+
 if TYPE_CHECKING:
     from onered.game import Entry, Game, Lag, PhysicsSimulator
     from onered.players import Player
@@ -17,31 +19,11 @@ if TYPE_CHECKING:
 
 HELP = "play a game between two players (e.g. --p1 ai:pro --p2 ai:amateur), called stroke by stroke"
 
-#: The marker's words that are not the referee's codes, in both languages.
+#: The marker's words that are not the referee's codes, by key and language code
+#: (``onered.texts``' ``play.*``).
 WORDS: dict[str, dict[str, str]] = {
-    "from_d": {"ru": "с руки", "en": "from the D"},
-    "no_score": {"ru": "без очков", "en": "no score"},
-    "break": {"ru": "серия", "en": "break"},
-    "to": {"ru": "очка сопернику", "en": "points to"},
-    "foul": {"ru": "Штраф", "en": "Foul"},
-    "chooses": {"ru": "выбирает", "en": "chooses to"},
-    "wins": {"ru": "побеждает", "en": "wins"},
-    "lag": {"ru": "Розыгрыш очерёдности", "en": "Lag"},
-    "from_bottom": {"ru": "м от нижнего борта", "en": "m from the bottom cushion"},
-    "no_lag_ball": {"ru": "не засчитан", "en": "did not count"},
-    "lag_won": {"ru": "выигрывает розыгрыш", "en": "wins the lag"},
-    "first": {"ru": "начинает", "en": "plays first"},
-    "second": {"ru": "уступает первый удар", "en": "lets the opponent play first"},
-    "with": {"ru": "шаром", "en": "with the"},
-    "stopped": {
-        "ru": "Игра остановлена после {n} ударов без победителя",
-        "en": "Game stopped after {n} strokes without a winner",
-    },
-    "final": {"ru": "Итоговый счёт", "en": "Final score"},
-    "highest": {"ru": "высшая серия", "en": "highest break"},
-    "white": {"ru": "белый", "en": "white"},
-    "yellow": {"ru": "жёлтый", "en": "yellow"},
-    "red": {"ru": "красный", "en": "red"},
+    key: {lang.value: text for lang, text in names.items()}
+    for key, names in texts.section("play").items()
 }
 
 
@@ -96,8 +78,11 @@ def _names(args: argparse.Namespace) -> tuple[str, str]:
     return validate.names(base, "--p1/--p2")
 
 
-def _ball(name: str, lang: str) -> str:
-    return WORDS[name][lang] if name in WORDS else name
+def _ball(name: str, lang: str, case: texts.Case = texts.Case.NOM) -> str:
+    """A ball's name in ``case`` (``onered.texts``' one table of declensions)."""
+    from onered.rules import Ball
+
+    return texts.ball_name(Ball(name), texts.Lang(lang), case)
 
 
 def describe_verdict(verdict: Verdict, players: tuple[str, str], lang: Lang) -> list[str]:
@@ -109,11 +94,10 @@ def describe_verdict(verdict: Verdict, players: tuple[str, str], lang: Lang) -> 
     if verdict.foul is not None:
         fouls = ", ".join(text(c, lang) for c in verdict.foul.codes)
         receiver = players[1] if verdict.striker == players[0] else players[0]
-        said = f"{WORDS['foul'][code]}: {fouls} — {verdict.foul.penalty} {WORDS['to'][code]}"
-        if code == "en":
-            said += f" {receiver}"
-        else:
-            said += f" ({receiver})"
+        points = texts.count(verdict.foul.penalty, "point", lang)
+        said = f"{WORDS['foul'][code]}: {fouls} — " + texts.word(
+            "play.foul_to", lang, points=points, name=receiver
+        )
     elif verdict.scored:
         parts = ", ".join(f"{text(kind, lang)} {value}" for kind, value in verdict.scored)
         said = parts if len(verdict.scored) == 1 else f"{parts} = {verdict.points}"
@@ -150,10 +134,12 @@ class _Printer:
             else:
                 parts.append(f"{s.player}: {WORDS['no_lag_ball'][code]}")
         order = WORDS["first" if lag.choice.play_first else "second"][code]
-        ball = _ball(lag.choice.ball.value, code)
+        ball = texts.word(
+            "play.with_ball", self.lang, ball=_ball(lag.choice.ball.value, code, texts.Case.INS)
+        )
         print(
             f"{WORDS['lag'][code]}: {'; '.join(parts)}. {lag.winner} {WORDS['lag_won'][code]}, "
-            f"{order} ({WORDS['with'][code]} {ball}).",
+            f"{order} ({ball}).",
             file=self.out,
         )
 
@@ -296,4 +282,5 @@ def _summary(game: Game, lang: Lang, out: TextIO) -> None:
     if game.winner is not None:
         print(f"{game.winner} {WORDS['wins'][code]}.", file=out)
     else:
-        print(WORDS["stopped"][code].format(n=len(strokes)), file=out)
+        strokes_after = texts.count(len(strokes), "stroke", lang, texts.Case.GEN)
+        print(texts.word("play.stopped", lang, strokes=strokes_after), file=out)

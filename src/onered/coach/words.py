@@ -2,8 +2,9 @@
 
 The advice itself is enums and numbers (:mod:`onered.coach.advice`, :mod:`onered.coach.action`);
 this module says it as a player would — "half-ball on the red, screw, firm" — for the CLI
-and the web page (which asks the API for the words in its language). The scoring parts'
-words are the referee's (``onered.texts``).
+and the web page (which asks the API for the words in its language). The words are
+``onered.texts``' (``coach.*``; the scoring parts' words are the referee's, the balls'
+declensions the one table's).
 """
 
 from __future__ import annotations
@@ -11,114 +12,29 @@ from __future__ import annotations
 from onered.coach.action import CueAction, Pace, Side, Spin, Thickness
 from onered.coach.advice import Odds, Reason, Suggestion
 from onered.rules import Ball
-from onered.texts import SCORES, Lang
+from onered.texts import SCORES, Case, Lang, ball_name, both, by_code, section
 
 RU, EN = Lang.RU, Lang.EN
 
-
-def _t(ru: str, en: str) -> dict[Lang, str]:
-    return {RU: ru, EN: en}
-
-
 #: "half-ball on the red": the thickness with ``{ball}`` (the object ball, "on the …" form).
-THICKNESS: dict[Thickness, dict[Lang, str]] = {
-    Thickness.FULL: _t("полным шаром по {ball}", "full ball on the {ball}"),
-    Thickness.THREE_QUARTER: _t(
-        "в три четверти шара по {ball}", "three-quarter ball on the {ball}"
-    ),
-    Thickness.HALF: _t("в пол-шара по {ball}", "half-ball on the {ball}"),
-    Thickness.QUARTER: _t("в четверть шара по {ball}", "quarter ball on the {ball}"),
-    Thickness.FINE: _t("тонко по {ball}", "fine on the {ball}"),
-}
-#: The object ball as the thickness phrase needs it (Russian dative).
+THICKNESS: dict[Thickness, dict[Lang, str]] = by_code("coach.thickness", Thickness)
+#: The object ball as the thickness phrase needs it (Russian dative: «по жёлтому»).
 BALL_ON: dict[Ball, dict[Lang, str]] = {
-    Ball.WHITE: _t("белому", "white"),
-    Ball.YELLOW: _t("жёлтому", "yellow"),
-    Ball.RED: _t("красному", "red"),
+    b: {lang: ball_name(b, lang, Case.DAT) for lang in Lang} for b in Ball
 }
-SIDE: dict[Side, dict[Lang, str]] = {
-    Side.NONE: _t("без бокового винта", "no side"),
-    Side.LEFT: _t("левый винт", "left-hand side"),
-    Side.RIGHT: _t("правый винт", "right-hand side"),
-}
+SIDE: dict[Side, dict[Lang, str]] = by_code("coach.side", Side)
 RUNNING: dict[bool, dict[Lang, str]] = {
-    True: _t("попутный", "running"),
-    False: _t("встречный", "check"),
+    True: both("coach.running.yes"),
+    False: both("coach.running.no"),
 }
-SPIN: dict[Spin, dict[Lang, str]] = {
-    Spin.DEEP_SCREW: _t("сильная оттяжка", "deep screw"),
-    Spin.SCREW: _t("оттяжка", "screw"),
-    Spin.CENTRE: _t("в центр (без вращения)", "centre ball (stun)"),
-    Spin.TOP: _t("накат", "top"),
-    Spin.STRONG_TOP: _t("сильный накат", "strong top"),
-}
-PACE: dict[Pace, dict[Lang, str]] = {
-    Pace.VERY_SOFT: _t("очень мягко", "very soft"),
-    Pace.SOFT: _t("мягко", "soft"),
-    Pace.MEDIUM: _t("средней силой", "medium pace"),
-    Pace.FIRM: _t("уверенно", "firm"),
-    Pace.HARD: _t("сильно", "hard"),
-    Pace.VERY_HARD: _t("очень сильно", "very hard"),
-}
+SPIN: dict[Spin, dict[Lang, str]] = by_code("coach.spin", Spin)
+PACE: dict[Pace, dict[Lang, str]] = by_code("coach.pace", Pace)
 #: Pockets by the table's names (seen from the baulk end).
-POCKETS: dict[str, dict[Lang, str]] = {
-    "bottom_left": _t("левая нижняя луза", "bottom-left pocket"),
-    "bottom_right": _t("правая нижняя луза", "bottom-right pocket"),
-    "middle_left": _t("левая средняя луза", "left middle pocket"),
-    "middle_right": _t("правая средняя луза", "right middle pocket"),
-    "top_left": _t("левая верхняя луза", "top-left pocket"),
-    "top_right": _t("правая верхняя луза", "top-right pocket"),
-}
+POCKETS: dict[str, dict[Lang, str]] = section("coach.pocket")
 #: Why a suggestion beats the next one; ``{a}``/``{b}``: this one's and the next one's figure.
-REASONS: dict[Reason, dict[Lang, str]] = {
-    Reason.CHANCE: _t("вернее забивает: {a} против {b}", "more likely to score: {a} against {b}"),
-    Reason.POINTS: _t(
-        "больше очков, когда забивает: {a} против {b}",
-        "more points when it scores: {a} against {b}",
-    ),
-    Reason.LEAVE: _t(
-        "лучше позиция после удачи: {a} против {b}",
-        "a better leave when it scores: {a} against {b}",
-    ),
-    Reason.SAFETY: _t(
-        "безопаснее — при неудаче оставляет сопернику меньше: {a} против {b}",
-        "safer — leaves the opponent less when it fails: {a} against {b}",
-    ),
-    Reason.EQUAL: _t(
-        "равноценен следующему в пределах точности оценки",
-        "as good as the next one, within the estimate's precision",
-    ),
-}
+REASONS: dict[Reason, dict[Lang, str]] = by_code("coach.reason", Reason)
 #: Labels of the text report.
-LABELS: dict[str, dict[Lang, str]] = {
-    "title": _t("Совет тренера", "Coach's advice"),
-    "level": _t("уровень", "level"),
-    "samples": _t("розыгрышей на удар", "plays per stroke"),
-    "to_play": _t("играет {ball}", "{ball} to play"),
-    "from_hand": _t("с руки из сектора", "from the D"),
-    "placed": _t("поставить биток: x {x}, y {y} м", "place the cue ball at x {x}, y {y} m"),
-    "cushion_first": _t("сначала в борт", "off a cushion first"),
-    "safety": _t("отыгрыш (без очков)", "safety (no score)"),
-    "foul": _t("штрафной удар", "a foul stroke"),
-    "chance": _t("забивает {p}", "scores {p}"),
-    "intended": _t("как задумано {p}", "as planned {p}"),
-    "foul_chance": _t("штраф {p}", "foul {p}"),
-    "expected": _t(
-        "ожидание {value} (удар {points}, позиция {leave})",
-        "expected {value} (stroke {points}, leave {leave})",
-    ),
-    "numbers": _t(
-        "прицел {aim}°, скорость {speed} м/с, винт {side} R, высота {height} R",
-        "aim {aim}°, speed {speed} m/s, side {side} R, height {height} R",
-    ),
-    "contact": _t("доля шара {fraction} (срез {cut}°)", "ball fraction {fraction} (cut {cut}°)"),
-    "beats": _t("лучше № {n}: {why}", "beats no. {n}: {why}"),
-    "nothing": _t("Нет ни одного удара.", "No stroke found."),
-    "played": _t("Сыграно", "Played"),
-    "gap": _t(
-        "лучший удар стоит на {gap} очка больше", "the best stroke is worth {gap} points more"
-    ),
-}
+LABELS: dict[str, dict[Lang, str]] = section("coach.label")
 
 
 def num(x: float, lang: Lang, digits: int = 1, *, sign: bool = False) -> str:
