@@ -27,6 +27,7 @@ from onered.web import (
     api_club,
     api_find,
     api_games,
+    api_grammar,
     api_live,
     api_matches,
     api_play,
@@ -113,5 +114,6 @@ def create_app(data_dir: Path | str) -> FastAPI:
     app.include_router(api_matches.router)  # matches, best of N (onered.web.api_matches)
     app.include_router(api_find.router)  # search, my games, delete (onered.web.api_find)
     app.include_router(api_players.router)  # a player's page (onered.web.api_players)
+    app.include_router(api_grammar.router)  # players' descriptions (onered.web.api_grammar)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     return app

@@ -57,7 +57,7 @@ export function applyI18n(root = document) {
 export async function setupPage(rerender) {
   const select = document.getElementById("lang");
   const lang = currentLang();
-  await loadLang(lang);
+  await Promise.all([loadLang(lang), loadPlayerSpec()]);
   if (select) {
     select.value = lang;
     select.addEventListener("change", async () => {
@@ -196,11 +196,40 @@ export function setEntrants(view) {
   I.entrants = (view && view.settings && view.settings.entrants) || {};
 }
 
+/** The grammar of a player's description, from the server (its one reader,
+ * onered.players.spec): kinds, separators, levels, the AI's parameters. */
+export async function loadPlayerSpec() {
+  if (!I.playerSpec) I.playerSpec = await api("GET", "/api/player-spec");
+  return I.playerSpec;
+}
+
+/** A player's description ("human", "ai:pro", "ai:pro,noise.aim=0.05") read with the
+ * server's grammar: { kind, level, params }, or null when it names no known player. */
+export function parsePlayer(text) {
+  const g = I.playerSpec;
+  if (!g || typeof text !== "string") return null;
+  const [head, ...rest] = text.trim().split(g.param_separator);
+  const at = head.indexOf(g.kind_separator);
+  const kind = (at < 0 ? head : head.slice(0, at)).trim();
+  if (kind === g.human) return at < 0 && rest.length === 0 ? { kind, level: null, params: {} } : null;
+  const level = at < 0 ? "" : head.slice(at + 1).trim();
+  if (kind !== g.ai || !g.levels.includes(level)) return null;
+  const params = {};
+  for (const part of rest.map((p) => p.trim()).filter(Boolean)) {
+    const eq = part.indexOf("=");
+    const key = eq < 0 ? "" : part.slice(0, eq).trim();
+    const value = Number(part.slice(eq + 1));
+    if (!g.params.includes(key) || key in params || !Number.isFinite(value)) return null;
+    params[key] = value;
+  }
+  return { kind, level, params };
+}
+
 /** The level of a computer player ("pro"), or null for a person; ``entrants``: those of
  * another game than the page's (a list of games). */
 export function aiLevel(name, entrants = I.entrants) {
-  const entrant = (entrants || {})[name] || "";
-  return entrant.startsWith("ai:") ? entrant.slice(3) : null;
+  const spec = parsePlayer((entrants || {})[name] || "");
+  return spec && spec.level !== null ? spec.level : null;
 }
 
 /** A player's name as the page shows it: a computer player is named in the page's language

@@ -6,7 +6,7 @@
 // or when the opponent agrees. From hand, balls in baulk are ringed and a straight aim at one
 // is warned of before the strike (the referee's reading, asked of the server).
 import {
-  GameModel, I, Outbox, TableView, api, el, gameIdFromPath, notes, reasonText,
+  GameModel, I, Outbox, TableView, aiLevel, api, el, gameIdFromPath, notes, reasonText,
   renderLast, renderOutbox, renderScoreboard, resendOutbox, setupPage, showError, t, tableGeometry, tokenFor,
   who, word,
 } from "./common.js";
@@ -47,11 +47,8 @@ let busy = false;
 let lastShot = null;
 let stopped = false; // the computer's last turn failed: wait for "Try again"
 
-function entrant(name) {
-  return (view.settings.entrants || {})[name] || "human";
-}
 function isAI(name) {
-  return entrant(name).startsWith("ai:");
+  return aiLevel(name, view.settings.entrants) !== null;
 }
 function me() {
   return view.state.ball;
