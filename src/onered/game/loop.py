@@ -184,6 +184,15 @@ class Game:
         """Every stroke and choice so far, in order."""
         return tuple(self._entries)
 
+    def __repr__(self) -> str:
+        """Short: the game's position line and how many strokes and choices it has had."""
+        return f"Game({len(self._entries)} entries, {self.position!r})"
+
+    def _repr_svg_(self) -> str:
+        """The last stroke drawn (its paths), or the table before the first (notebooks)."""
+        strokes = [e for e in self._entries if isinstance(e, StrokeRecord)]
+        return strokes[-1]._repr_svg_() if strokes else self.position._repr_svg_()
+
     @property
     def over(self) -> bool:
         return self._state.winner is not None

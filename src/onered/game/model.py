@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from onered.errors import OneredError
 from onered.physics.types import ShotResult, Strike
 from onered.rules import Ball, GameState, Option, ScoreKind, Stroke, Verdict
+from onered.rules.position import write as write_position
 from onered.table import Point
 
 
@@ -57,6 +58,21 @@ class Position:
     def in_hand(self) -> bool:
         """The player to play has his ball in hand and plays from the D."""
         return self.cue_ball not in self.balls
+
+    def __repr__(self) -> str:
+        """The referee's state as its position line (``onered.rules.position``)."""
+        return f"Position({write_position(self.state)!r})"
+
+    def _repr_svg_(self) -> str:
+        """The table with the balls where they stand, the score above (shown by notebooks)."""
+        from onered import svg
+
+        state = self.state
+        players = state.match.players
+        title = f"{players[0]} {state.score[0]} : {state.score[1]} {players[1]}"
+        balls = {ball.value: p for ball, p in self.balls.items()}
+        caption = f"to play: {players[state.to_play]} ({self.cue_ball.value})"
+        return svg.draw_shots(balls, [], self.cue_ball.value, title=title, caption=caption)
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +147,22 @@ class StrokeRecord:
     stroke: Stroke
     verdict: Verdict
     balls_after: Mapping[Ball, Point]
+
+    def __repr__(self) -> str:
+        """Short: the stroke's number, striker, points and the score after it."""
+        v = self.verdict
+        return (
+            f"StrokeRecord({v.stroke}, {self.striker!r} with the {self.cue_ball.value}: "
+            f"{v.points} points, {'foul, ' if v.foul else ''}score {v.score[0]}:{v.score[1]})"
+        )
+
+    def _repr_svg_(self) -> str:
+        """The stroke drawn: the balls before it, their paths and where they stopped."""
+        from onered import svg
+
+        before = {ball.value: p for ball, p in self.before.items()}
+        title = f"stroke {self.verdict.stroke}: {self.striker} ({self.cue_ball.value})"
+        return svg.draw_shot(before, self.result, title=title)
 
 
 @dataclass(frozen=True, slots=True)

@@ -121,3 +121,12 @@ class ShotResult:
     rest: dict[str, Vec2 | None]
     duration: float
     paths: dict[str, tuple[Segment, ...]]
+
+    def __repr__(self) -> str:
+        """Short: the time to rest, the number of events and where each ball stopped (the
+        events and paths in full are the fields; ``onered.svg.draw_shot`` draws them)."""
+        rest = ", ".join(
+            f"{name}: {'potted' if p is None else f'({p[0]:.3f}, {p[1]:.3f})'}"
+            for name, p in self.rest.items()
+        )
+        return f"ShotResult({self.duration:.2f} s, {len(self.events)} events, rest {{{rest}}})"
