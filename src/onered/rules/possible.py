@@ -142,7 +142,7 @@ def first_ball_ahead(
 def aim_warning(state: GameState, cue: Point, aim: float) -> Why | None:
     """A warning for a stroke from hand struck straight along ``aim`` from ``cue``: the
     first thing it reaches is a ball in baulk (by its centre, decision 1), which 2.6.6
-    forbids to strike directly (decision 7; ``onered.game.fouls`` judges the shot played).
+    forbids to strike directly (decision 7; ``onered.bridge`` judges the shot played).
     ``None`` when the player is not in hand or the line is fair."""
     if state.winner is not None or state.match.balls[state.to_play] in state.table:
         return None
