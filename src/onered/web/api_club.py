@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 import secrets
 import sqlite3
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Annotated, Any
@@ -36,7 +37,7 @@ from pydantic import Field
 from onered.game import Action, turns
 from onered.game import record as game_record
 from onered.game.record import LineKind
-from onered.game.session import Session, SessionError
+from onered.game.session import Ruled, Session, SessionError
 from onered.physics.types import Strike
 from onered.players.spec import ai_level
 from onered.rules.possible import aim_warning, first_ball_ahead
@@ -127,13 +128,14 @@ def _commit(
     request: Request,
     game_id: str,
     after: int | None,
-    lines: list[dict[str, Any]],
+    lines: Sequence[Mapping[str, Any] | Ruled],
     *,
     pop: int = 0,
 ) -> dict[str, Any]:
-    """Drop ``pop`` lines, judge and append ``lines``, store (the games' one way to change a
-    game); a pending take-back request goes with any change. The answer is the change's
-    (``verdict``, ``game``) with the game's new ``version``."""
+    """Drop ``pop`` lines, judge and append ``lines`` (a :class:`Ruled` line as judged),
+    store (the games' one way to change a game); a pending take-back request goes with any
+    change. The answer is the change's (``verdict``, ``game``) with the game's new
+    ``version``."""
     answer = games_of(request).changed_view(game_id, after, lines, pop=pop)
     with _db(_store(request)) as conn:
         conn.execute("DELETE FROM takebacks WHERE game_id = ?", (game_id,))
@@ -306,7 +308,7 @@ def seat_play(
         played = game.plan_play(action)
     after = body.after if body.after is not None else len(game.entries)
     shot = shot_json(played.stroke.result, played.stroke.before)
-    return {**_commit(request, game_id, after, [dict(played.line)]), "shot": shot}
+    return {**_commit(request, game_id, after, [played.ruled]), "shot": shot}
 
 
 @router.post("/api/games/{game_id}/seat/choice")

@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Header, Request
 
 from onered.game.record import RecordError, dumps
-from onered.game.session import Session
+from onered.game.session import Ruled, Session
 from onered.web.errors import ApiError, not_found
 from onered.web.store import GameRow, Mode, Store
 from onered.web.view import game_json, summary_json
@@ -173,16 +173,25 @@ class Games:
             return self.row(game_id), session, changed, result
 
     def changed_view(
-        self, game_id: str, after: int | None, lines: list[dict[str, Any]], *, pop: int = 0
+        self,
+        game_id: str,
+        after: int | None,
+        lines: Sequence[Mapping[str, Any] | Ruled],
+        *,
+        pop: int = 0,
     ) -> dict[str, Any]:
-        """Drop ``pop`` lines, judge and append ``lines``; the answer with the verdict of the
+        """Drop ``pop`` lines, judge and append ``lines`` (a line the game loop judged
+        already, a :class:`Ruled`, is kept as judged); the answer with the verdict of the
         last line and the view of what changed."""
 
         def act(session: Session) -> None:
             for _ in range(pop):
                 session.undo()
             for obj in lines:
-                session.append(obj)
+                if isinstance(obj, Ruled):
+                    session.keep(obj)
+                else:
+                    session.append(obj)
 
         return self.answer(*self.change(game_id, after, act)[:3])
 
