@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run referee check test bench clean
+.PHONY: run referee check test docs bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,13 @@ test: $(BIN)/python
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -m "slow or not slow"  # every tier: slow and browser tests included
+	$(MAKE) docs
+
+## The API reference site from the docstrings (mkdocs + mkdocstrings), into build/site;
+## --strict: a broken reference or link fails the build (make test runs it, so CI does).
+docs: $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[docs]'
+	$(BIN)/mkdocs build --strict --quiet
 
 bench: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
@@ -47,4 +54,4 @@ bench: $(BIN)/python
 	$(BIN)/python benchmarks/bench_players.py --games 20
 
 clean:
-	rm -rf $(VENV) build src/*.egg-info
+	rm -rf $(VENV) build dist src/*.egg-info
