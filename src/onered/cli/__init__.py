@@ -7,6 +7,7 @@ Each subcommand lives in its own module exposing ``HELP``, ``configure(parser)``
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import sys
@@ -14,6 +15,8 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 
 from onered import __version__
+from onered.errors import OneredError
+from onered.texts import Lang, error_message, lang_from_env
 
 #: Subcommand name -> module implementing it, in the order ``--help`` lists them.
 SUBCOMMANDS: dict[str, str] = {
@@ -39,13 +42,57 @@ def build_parser() -> argparse.ArgumentParser:
         description="Snooker-1-Red: referee, table simulation, players and interfaces.",
     )
     parser.add_argument("--version", action="version", version=f"onered {__version__}")
+    parser.add_argument(
+        "--lang",
+        choices=LANGS,
+        default=argparse.SUPPRESS,
+        dest="top_lang",
+        help="language of the errors: ru or en (default: the locale's, else en)",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_SubcommandParser)
     for name, module_name in SUBCOMMANDS.items():
         module = _load(module_name)
         sp = sub.add_parser(name, help=module.HELP, description=module.HELP)
         module.configure(sp)
+        _add_lang(sp)
         sp.set_defaults(_module=module_name)
     return parser
+
+
+#: The languages of the words and of the errors.
+LANGS = tuple(lang.value for lang in Lang)
+
+
+def _add_lang(parser: argparse.ArgumentParser, dest: str = "lang") -> None:
+    """``--lang`` on ``parser`` and on its own subcommands (``onered study games``), unless
+    one has its own (``play``, ``advise``: the language of their words, and of their errors
+    too). Left out of the arguments when not given, so a nested parser never resets it."""
+    with contextlib.suppress(argparse.ArgumentError):
+        parser.add_argument(
+            "--lang",
+            choices=LANGS,
+            default=argparse.SUPPRESS,
+            dest=dest,
+            help="language of the errors: ru or en (default: the locale's, else en)",
+        )
+    for action in parser._actions:  # argparse lists nested subcommands only there
+        if isinstance(action, argparse._SubParsersAction):
+            for nested in action.choices.values():
+                _add_lang(nested)
+
+
+def language(args: argparse.Namespace) -> Lang:
+    """The language of a command: its ``--lang``, else ``onered --lang``, else the locale's
+    (``LC_ALL``, ``LC_MESSAGES``, ``LANG``: Russian when it starts with ``ru``), else English."""
+    chosen = getattr(args, "lang", None) or getattr(args, "top_lang", None)
+    return Lang(chosen) if chosen else lang_from_env(os.environ)
+
+
+def error_line(command: str, error: OneredError, lang: Lang, where: str | None = None) -> str:
+    """An error as the CLI prints it, on one line in ``lang``: ``onered <command>: <message>``
+    (``<where>: `` before the message when the input it names is not in it)."""
+    message = error_message(error, lang)
+    return f"onered {command}: {where}: {message}" if where else f"onered {command}: {message}"
 
 
 class _SubcommandParser(argparse.ArgumentParser):
@@ -69,7 +116,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
-    status: int = _load(args._module).run(args)
+    lang = language(args)
+    args.lang = lang.value  # a subcommand reads the language chosen here
+    try:
+        status: int = _load(args._module).run(args)
+    except OneredError as exc:  # every error of the root: one line in the language, status 2
+        print(error_line(args.command, exc, lang), file=sys.stderr)
+        return 2
     return status
 
 

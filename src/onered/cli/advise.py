@@ -37,7 +37,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="with --record: advise on the position before stroke N (1 = the first)",
     )
     parser.add_argument("--level", default="pro", help="the player's level (default: pro)")
-    parser.add_argument("--lang", choices=("ru", "en"), default="en", help="language of the words")
+    parser.add_argument(
+        "--lang",
+        choices=("ru", "en"),
+        default=None,
+        help="language of the words and errors (default: the locale's, else en)",
+    )
     parser.add_argument("--json", action="store_true", help="print the advice as JSON")
     parser.add_argument("--svg", metavar="FILE", type=Path, help="draw the suggestions into FILE")
     parser.add_argument("--count", type=int, default=5, help="suggestions to give (default 5)")
@@ -131,30 +136,24 @@ def draw(advice: Advice, title: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Exit status 0 with the advice printed, 2 for input that cannot be advised on."""
-    from onered.coach import AdviceError, Coach, level_strength
+    from onered.coach import Coach, level_strength
     from onered.coach.report import advice_json, advice_text
     from onered.texts import Lang
 
-    try:
-        if (args.file is None) == (args.record is None):
-            raise _InputError("give a position FILE or --record GAME --stroke N (one of them)")
-        if args.stroke is not None and args.record is None:
-            raise _InputError("--stroke N goes with --record GAME")
-        strength = level_strength(args.level)
-        played = None
-        if args.record is not None:
-            position, played = _position_from_record(args.record, args.stroke)
-        else:
-            position = _position_from_file(args.file)
-        advice = Coach(strength).advise(
-            position, count=args.count, samples=args.samples, seed=args.seed, played=played
-        )
-    except _InputError as exc:
-        print(f"onered advise: {exc}", file=sys.stderr)
-        return 2
-    except AdviceError as exc:
-        print(f"onered advise: {exc}", file=sys.stderr)
-        return 2
+    # a refusal is an OneredError: cli.main prints it in the language
+    if (args.file is None) == (args.record is None):
+        raise _InputError("give a position FILE or --record GAME --stroke N (one of them)")
+    if args.stroke is not None and args.record is None:
+        raise _InputError("--stroke N goes with --record GAME")
+    strength = level_strength(args.level)
+    played = None
+    if args.record is not None:
+        position, played = _position_from_record(args.record, args.stroke)
+    else:
+        position = _position_from_file(args.file)
+    advice = Coach(strength).advise(
+        position, count=args.count, samples=args.samples, seed=args.seed, played=played
+    )
     lang = Lang(args.lang)
     if args.svg is not None:
         try:

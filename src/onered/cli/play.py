@@ -50,7 +50,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="seed of every random draw (default 1): same seed, same game",
     )
     parser.add_argument(
-        "--lang", choices=("en", "ru"), default="en", help="language of the calls (default en)"
+        "--lang",
+        choices=("en", "ru"),
+        default=None,
+        help="language of the calls and errors (default: the locale's, else en)",
     )
     parser.add_argument("--record", metavar="FILE", help="write the game record (JSON Lines)")
     parser.add_argument(
@@ -191,17 +194,13 @@ def run(args: argparse.Namespace) -> int:
     from onered.cli.human import Quit
     from onered.game import PhysicsSimulator, validate
     from onered.game.record import dumps, entry_line, match_line
-    from onered.players import GameSettings, PlayerSpecError, play_game
+    from onered.players import GameSettings, play_game
     from onered.texts import Lang
 
     if isinstance(sys.stdout, io.TextIOWrapper):
         sys.stdout.reconfigure(encoding="utf-8")
-    try:
-        names = _names(args)
-        validate.target(args.target, "--target")
-    except validate.ValidationError as exc:
-        print(f"onered play: {exc}", file=sys.stderr)
-        return 2
+    names = _names(args)  # a refusal is an OneredError: cli.main prints it in the language
+    validate.target(args.target, "--target")
     if args.max_strokes < 1:
         print(
             f"onered play: --max-strokes: expected a positive number, got {args.max_strokes}",
@@ -210,14 +209,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
     simulator = PhysicsSimulator()
     seeds = random.Random(args.seed)
-    try:
-        players = {
-            name: _player(spec, name, seeds.getrandbits(32), simulator)
-            for name, spec in zip(names, (args.p1, args.p2), strict=True)
-        }
-    except PlayerSpecError as exc:
-        print(f"onered play: {exc}", file=sys.stderr)
-        return 2
+    players = {
+        name: _player(spec, name, seeds.getrandbits(32), simulator)
+        for name, spec in zip(names, (args.p1, args.p2), strict=True)
+    }
     record: TextIO | None = None
     if args.record:
         try:

@@ -21,9 +21,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Exit status 0 when the replay is identical, 1 when it differs, 2 when the record
     cannot be read (or the pictures cannot be written)."""
+    from onered.cli import error_line
     from onered.game import StrokeRecord
     from onered.game.record import RecordError, read_record
     from onered.game.replay import replay
+    from onered.texts import Lang
 
     try:
         with open(args.file, encoding="utf-8") as handle:
@@ -35,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"onered replay: {args.file} is not UTF-8 text: {exc.reason}", file=sys.stderr)
         return 2
     except RecordError as exc:
-        print(f"onered replay: {args.file}: {exc}", file=sys.stderr)
+        print(error_line("replay", exc, Lang(args.lang), where=args.file), file=sys.stderr)
         return 2
     svg_dir: Path | None = args.svg
     if svg_dir is not None:

@@ -73,6 +73,8 @@ def _serve(args: argparse.Namespace, sock: socket.socket) -> int:
     """Build the app on the data folder and serve it on the bound ``sock``."""
     import uvicorn
 
+    from onered.cli import error_line
+    from onered.texts import Lang
     from onered.web.app import create_app
     from onered.web.store import StoreError
 
@@ -80,7 +82,7 @@ def _serve(args: argparse.Namespace, sock: socket.socket) -> int:
     try:
         app = create_app(data)
     except StoreError as exc:
-        print(f"onered serve: --data: {exc}", file=sys.stderr)
+        print(error_line("serve", exc, Lang(args.lang), where="--data"), file=sys.stderr)
         return 2
     host = f"[{args.host}]" if ":" in args.host else args.host
     # Announced only once the port is ours: a user never opens someone else's server.

@@ -216,7 +216,9 @@ def run(args: argparse.Namespace) -> int:
     if args.kind is None:
         print("onered study: choose a kind: games, shots or sweep (see --help)", file=sys.stderr)
         return 2
-    from onered.study import StudyError, StudyInterruptedError, run_study
+    from onered.cli import error_line
+    from onered.study import StudyInterruptedError, run_study
+    from onered.texts import Lang
 
     try:
         spec = _spec(args)
@@ -230,11 +232,8 @@ def run(args: argparse.Namespace) -> int:
             progress=not args.no_progress,
         )
     except StudyInterruptedError as exc:
-        print(f"onered study: {exc}", file=sys.stderr)
+        print(error_line("study", exc, Lang(args.lang)), file=sys.stderr)
         return 130
-    except StudyError as exc:
-        print(f"onered study: {exc}", file=sys.stderr)
-        return 2
     except KeyboardInterrupt:
         print("onered study: stopped", file=sys.stderr)
         return 130
