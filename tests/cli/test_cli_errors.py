@@ -130,3 +130,32 @@ def test_a_nested_command_takes_lang_anywhere(
     assert _one_error_line(capsys.readouterr().err).startswith(
         "onered study: Исследование не запускается: --target: "
     )
+
+
+def test_a_file_that_cannot_be_read_is_said_in_the_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "missing.jsonl"
+    for command in ("stats", "replay", "referee"):
+        assert main([command, "--lang", "ru", str(missing)]) == 2
+        line = _one_error_line(capsys.readouterr().err)
+        assert line.startswith(f"onered {command}: Не удаётся прочитать {missing}: "), line
+        assert main([command, str(missing)]) == 2
+        line = _one_error_line(capsys.readouterr().err)
+        assert line.startswith(f"onered {command}: cannot read {missing}: "), line
+    latin1 = tmp_path / "latin1.jsonl"
+    latin1.write_bytes(b"\xe9\n")
+    assert main(["stats", "--lang", "ru", str(latin1)]) == 2
+    assert _one_error_line(capsys.readouterr().err).startswith(
+        f"onered stats: {latin1} — не текст в UTF-8: "
+    )
+
+
+def test_a_file_that_cannot_be_written_is_said_in_the_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "no-such-folder" / "game.jsonl"
+    assert main(["play", "--lang", "ru", "--record", str(target)]) == 2
+    line = _one_error_line(capsys.readouterr().err)
+    assert line.startswith(f"onered play: Не удаётся записать {target}: ")
+    assert not target.exists()

@@ -88,6 +88,36 @@ def language(args: argparse.Namespace) -> Lang:
     return Lang(chosen) if chosen else lang_from_env(os.environ)
 
 
+class FileError(OneredError):
+    """A file a command cannot use: code ``cannot_read``, ``cannot_write``, ``cannot_create``
+    or ``not_utf8_file``; params ``name`` and ``reason`` (the system's words for it). Raised
+    from a command's ``run``, printed by :func:`main` like every error."""
+
+    default_code = "cannot_read"
+
+    @classmethod
+    def reading(cls, name: object, exc: OSError | UnicodeDecodeError) -> FileError:
+        """``name`` could not be read (``exc``): not found, not allowed, not UTF-8 text."""
+        if isinstance(exc, UnicodeDecodeError):
+            return cls._of("not_utf8_file", f"{name} is not UTF-8 text", name, exc.reason)
+        return cls._of("cannot_read", f"cannot read {name}", name, exc.strerror)
+
+    @classmethod
+    def writing(cls, name: object, exc: OSError) -> FileError:
+        """``name`` could not be written."""
+        return cls._of("cannot_write", f"cannot write {name}", name, exc.strerror)
+
+    @classmethod
+    def creating(cls, name: object, exc: OSError) -> FileError:
+        """The folder ``name`` could not be made."""
+        return cls._of("cannot_create", f"cannot create {name}", name, exc.strerror)
+
+    @classmethod
+    def _of(cls, code: str, what: str, name: object, reason: str | None) -> FileError:
+        reason = reason or "error"
+        return cls(f"{what}: {reason}", code=code, params={"name": str(name), "reason": reason})
+
+
 def error_line(command: str, error: OneredError, lang: Lang, where: str | None = None) -> str:
     """An error as the CLI prints it, on one line in ``lang``: ``onered <command>: <message>``
     (``<where>: `` before the message when the input it names is not in it)."""

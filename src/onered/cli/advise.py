@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from onered.cli import FileError
 from onered.errors import OneredError
 
 if TYPE_CHECKING:
@@ -63,10 +64,8 @@ def _read_text(name: str) -> str:
         if name == "-":
             return sys.stdin.read()
         return Path(name).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise _InputError(f"cannot read {name}: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise _InputError(f"{name} is not UTF-8 text: {exc.reason}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise FileError.reading(name, exc) from None
 
 
 def _position_from_file(name: str) -> Position:
@@ -103,7 +102,7 @@ def _position_from_record(path: Path, stroke: int | None) -> tuple[Position, Act
     try:
         session = Session.from_text(decode(path.read_bytes()), check=False)
     except OSError as exc:
-        raise _InputError(f"cannot read {path}: {exc.strerror}") from None
+        raise FileError.reading(path, exc) from None
     except RecordError as exc:
         raise _InputError(f"{path}: {exc}") from None
     try:
@@ -142,9 +141,12 @@ def run(args: argparse.Namespace) -> int:
 
     # a refusal is an OneredError: cli.main prints it in the language
     if (args.file is None) == (args.record is None):
-        raise _InputError("give a position FILE or --record GAME --stroke N (one of them)")
+        raise _InputError(
+            "give a position FILE or --record GAME --stroke N (one of them)",
+            code="position_or_record",
+        )
     if args.stroke is not None and args.record is None:
-        raise _InputError("--stroke N goes with --record GAME")
+        raise _InputError("--stroke N goes with --record GAME", code="stroke_needs_record")
     strength = level_strength(args.level)
     played = None
     if args.record is not None:
@@ -159,8 +161,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             args.svg.write_text(draw(advice, f"onered advise · {advice.level}"), encoding="utf-8")
         except OSError as exc:
-            print(f"onered advise: cannot write {args.svg}: {exc.strerror}", file=sys.stderr)
-            return 2
+            raise FileError.writing(args.svg, exc) from None
     if args.json:
         print(json.dumps(advice_json(advice, lang), ensure_ascii=False, indent=1))
     else:

@@ -191,6 +191,7 @@ def run(args: argparse.Namespace) -> int:
     """Play the game; exit status 0 when it was played (and recorded), 2 on bad arguments."""
     import random
 
+    from onered.cli import FileError
     from onered.cli.human import Quit
     from onered.game import PhysicsSimulator, validate
     from onered.game.record import dumps, entry_line, match_line
@@ -202,11 +203,12 @@ def run(args: argparse.Namespace) -> int:
     names = _names(args)  # a refusal is an OneredError: cli.main prints it in the language
     validate.target(args.target, "--target")
     if args.max_strokes < 1:
-        print(
-            f"onered play: --max-strokes: expected a positive number, got {args.max_strokes}",
-            file=sys.stderr,
+        raise validate.ValidationError(
+            "--max-strokes",
+            "positive",
+            f"expected a positive number, got {args.max_strokes}",
+            {"where": "--max-strokes", "got": args.max_strokes},
         )
-        return 2
     simulator = PhysicsSimulator()
     seeds = random.Random(args.seed)
     players = {
@@ -218,8 +220,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             record = open(args.record, "w", encoding="utf-8")  # noqa: SIM115 - closed below
         except OSError as exc:
-            print(f"onered play: cannot write {args.record}: {exc.strerror}", file=sys.stderr)
-            return 2
+            raise FileError.writing(args.record, exc) from None
     lang = Lang(args.lang)
     printer = _Printer(sys.stdout, lang, args.quiet)
     entrants = {names[0]: players[names[0]].description, names[1]: players[names[1]].description}

@@ -31,6 +31,7 @@ def run(args: argparse.Namespace) -> int:
 
     if isinstance(sys.stdout, io.TextIOWrapper):
         sys.stdout.reconfigure(encoding="utf-8")
+    from onered.cli import FileError
     from onered.protocol.lines import reader_gone
 
     session = RefereeSession()
@@ -41,8 +42,7 @@ def run(args: argparse.Namespace) -> int:
             try:
                 handle = open(args.file, "rb")  # noqa: SIM115 - closed below
             except OSError as exc:
-                print(f"onered referee: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
-                return 2
+                raise FileError.reading(args.file, exc) from None
             with handle:
                 status = judge_lines(handle, sys.stdout, sys.stderr, session=session)
     except BrokenPipeError:  # the reader of the verdicts went away (| head)

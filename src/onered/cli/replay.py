@@ -21,7 +21,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Exit status 0 when the replay is identical, 1 when it differs, 2 when the record
     cannot be read (or the pictures cannot be written)."""
-    from onered.cli import error_line
+    from onered.cli import FileError, error_line
     from onered.game import StrokeRecord
     from onered.game.record import RecordError, read_record
     from onered.game.replay import replay
@@ -30,12 +30,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         with open(args.file, encoding="utf-8") as handle:
             record = read_record(handle)
-    except OSError as exc:
-        print(f"onered replay: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
-        return 2
-    except UnicodeDecodeError as exc:
-        print(f"onered replay: {args.file} is not UTF-8 text: {exc.reason}", file=sys.stderr)
-        return 2
+    except (OSError, UnicodeDecodeError) as exc:
+        raise FileError.reading(args.file, exc) from None
     except RecordError as exc:
         print(error_line("replay", exc, Lang(args.lang), where=args.file), file=sys.stderr)
         return 2
@@ -44,8 +40,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             svg_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            print(f"onered replay: cannot create {svg_dir}: {exc.strerror}", file=sys.stderr)
-            return 2
+            raise FileError.creating(svg_dir, exc) from None
 
     def draw(stroke: StrokeRecord) -> None:
         from onered.svg import draw_shot, save_svg
@@ -72,8 +67,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"onered replay: {args.file}: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:
-        print(f"onered replay: cannot write a picture: {exc.strerror}", file=sys.stderr)
-        return 2
+        raise FileError.writing(exc.filename or "a picture", exc) from None
     played = f"{report.strokes} strokes and {report.choices} choices played again"
     print(_summary(record.lines))
     if report.identical:

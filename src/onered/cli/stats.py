@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
 HELP = "statistics of game records: points per visit, breaks, fouls, cannons/pots/in-offs"
@@ -28,18 +27,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Exit status 0, or 2 when a record cannot be read or the picture cannot be written."""
+    from onered.cli import FileError
     from onered.game.stats import break_histogram_svg, read_games, report
 
     sources = []
     for name in args.files:
         try:
             sources.append((name, Path(name).read_text(encoding="utf-8").splitlines()))
-        except OSError as exc:
-            print(f"onered stats: cannot read {name}: {exc.strerror}", file=sys.stderr)
-            return 2
-        except UnicodeDecodeError as exc:
-            print(f"onered stats: {name} is not UTF-8 text: {exc.reason}", file=sys.stderr)
-            return 2
+        except (OSError, UnicodeDecodeError) as exc:
+            raise FileError.reading(name, exc) from None
     stats = read_games(sources)  # a StatsError: cli.main prints it in the language
     if args.json:
         data = {
@@ -54,6 +50,5 @@ def run(args: argparse.Namespace) -> int:
         try:
             args.svg.write_text(break_histogram_svg(stats), encoding="utf-8")
         except OSError as exc:
-            print(f"onered stats: cannot write {args.svg}: {exc.strerror}", file=sys.stderr)
-            return 2
+            raise FileError.writing(args.svg, exc) from None
     return 0

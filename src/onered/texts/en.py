@@ -536,6 +536,15 @@ WORDS: dict[str, str] = {
     "error.store": "The database cannot be opened: {detail}",
     "error.api": "The request failed: {detail}",
     "error.input": "The input is not valid: {detail}",
+    "error.cannot_read": "Cannot read {name}: {reason}",
+    "error.cannot_write": "Cannot write {name}: {reason}",
+    "error.cannot_create": "Cannot create the folder {name}: {reason}",
+    "error.not_utf8_file": "{name} is not UTF-8 text: {reason}",
+    "error.position_or_record": (
+        "Give a position FILE or a game --record GAME with --stroke N (one of them)."
+    ),
+    "error.stroke_needs_record": "--stroke N goes with --record GAME.",
+    "error.positive": "{where}: expected a positive whole number, got {got}.",
 }
 
 #: The balls' names; English declines nothing, so the one form serves every case.

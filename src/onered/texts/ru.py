@@ -539,6 +539,15 @@ WORDS: dict[str, str] = {
     "error.store": "База данных не открывается: {detail}",
     "error.api": "Запрос не выполнен: {detail}",
     "error.input": "Неверные входные данные: {detail}",
+    "error.cannot_read": "Не удаётся прочитать {name}: {reason}",
+    "error.cannot_write": "Не удаётся записать {name}: {reason}",
+    "error.cannot_create": "Не удаётся создать папку {name}: {reason}",
+    "error.not_utf8_file": "{name} — не текст в UTF-8: {reason}",
+    "error.position_or_record": (
+        "Укажите файл позиции FILE или партию --record GAME с --stroke N (что-то одно)."
+    ),
+    "error.stroke_needs_record": "--stroke N указывается вместе с --record GAME.",
+    "error.positive": "{where}: нужно положительное целое число, а не {got}.",
 }
 
 #: The balls' names (colour adjectives, masculine as «шар» is) in the six cases:
