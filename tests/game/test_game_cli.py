@@ -114,8 +114,8 @@ def test_stats_of_a_record(
     [
         (["play", "--p1", "ai:grandmaster"], "onered play: player 'ai:grandmaster': unknown level"),
         (["play", "--p2", "robot:x"], "unknown kind 'robot'"),
-        (["play", "--names", "Ann,Ann"], "--names: expected two different names"),
-        (["play", "--target", "0"], "--target: expected a positive number"),
+        (["play", "--names", "Ann,Ann"], "--names: the two names must differ"),
+        (["play", "--target", "0"], "--target: must be a whole number from 1 to 100000"),
         (["play", "--record", "/nonexistent-dir/x.jsonl"], "onered play: cannot write"),
         (["replay", "/nonexistent-file.jsonl"], "onered replay: cannot read"),
         (["stats", "/nonexistent-file.jsonl"], "onered stats: cannot read"),
