@@ -198,7 +198,7 @@ def test_strokes_entered_while_the_server_is_down_arrive_when_it_is_back(
     pg.click('#outbox [data-act="send-now"]')
     pg.wait_for_selector('#outbox li[data-state="stale"]')
     assert "changed on another device" in tab.text("#outbox li")
-    assert tab.version() == 5  # reloaded: the other device's stroke is shown
+    tab.wait_version(5)  # read again once refused: the other device's stroke is shown
     pg.click('#outbox [data-act="resend"]')
     tab.wait_version(6)
     pg.wait_for_selector("#outbox", state="hidden")
@@ -234,7 +234,7 @@ def test_a_two_device_game_played_by_two_browser_contexts(browser: Any, server: 
     pa.wait_for_selector("#invite-share:not([hidden])")
     link = pa.input_value("#invite-link")
     assert "#seat=" in link
-    assert pa.get_attribute("body", "data-seat") == "0"
+    pa.wait_for_selector('body[data-seat="0"]')  # drawn once the club's state is read again
     bob = Tab(browser, server.base)
     pb = bob.page
     pb.goto(link)

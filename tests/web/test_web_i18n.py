@@ -12,16 +12,17 @@ from onered.game.marking import CALLER_FOULS, Part
 from onered.rules import Ball, CallCode, FoulCode, Option, ScoreKind
 from onered.table import Spot
 from onered.texts import Lang
-from onered.web import i18n
+from onered.web import i18n, pages
 
 STATIC = Path(i18n.__file__).parent / "static"
 
 
 def used_keys() -> set[str]:
-    """Label keys the static pages ask for: data-i18n attributes and t("...") calls."""
+    """Label keys the pages ask for: data-i18n attributes and t("...") calls."""
     keys: set[str] = set()
-    for path in STATIC.iterdir():
-        text = path.read_text(encoding="utf-8") if path.suffix in (".html", ".js") else ""
+    texts = [p.read_text(encoding="utf-8") for p in STATIC.iterdir() if p.suffix == ".js"]
+    texts += [pages.render(name) for name in pages.PAGES]  # the layout filled for each page
+    for text in texts:
         keys |= set(re.findall(r'data-i18n(?:-page|-title|-placeholder)?="([\w.]+)"', text))
         keys |= set(re.findall(r'\bt\("([\w.]+)"', text))
         # keys built from a prefix and a value: home.mode.<mode>, home.strength.<name>

@@ -27,11 +27,10 @@ import secrets
 import sqlite3
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
-from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, FastAPI, Header, Query, Request
-from fastapi.responses import FileResponse
+from fastapi.responses import HTMLResponse
 from pydantic import Field
 
 from onered.game import Action, turns
@@ -45,10 +44,10 @@ from onered.web.errors import ApiError, not_found
 from onered.web.games import check_secret, games_of
 from onered.web.models import AfterBody, Body, ChoiceBody, PlayBody
 from onered.web.pad import why_json
+from onered.web.pages import page
 from onered.web.play import shot_json
 from onered.web.store import Mode, Store, hash_token, transaction
 
-STATIC_DIR = Path(__file__).parent / "static"
 SEAT_HEADER = "X-Seat-Token"
 
 _SCHEMA = """
@@ -201,11 +200,11 @@ router = APIRouter()
 
 
 @router.get("/board/{game_id}", include_in_schema=False)
-def board_page(request: Request, game_id: str) -> FileResponse:
+def board_page(request: Request, game_id: str) -> HTMLResponse:
     """The club's TV board for one game."""
     if _store(request).game(game_id) is None:
         raise not_found(game_id)
-    return FileResponse(STATIC_DIR / "board.html", media_type="text/html")
+    return page("board")
 
 
 @router.get("/api/games/{game_id}/aim")

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Request
-from fastapi.responses import FileResponse
+from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from onered.game import series as match_rules
@@ -43,7 +43,7 @@ from onered.rules import Ball, Match
 from onered.web.errors import ApiError
 from onered.web.games import TOKEN_HEADER
 from onered.web.match_store import MatchConflictError, MatchRow, MatchStore
-from onered.web.pages import STATIC_DIR
+from onered.web.pages import page
 from onered.web.store import GameRow, Mode, Store
 from onered.web.view import summary_json
 
@@ -199,9 +199,9 @@ def match_view(store: Store, match: MatchRow) -> dict[str, Any]:
 
 
 @router.get("/matches/{match_id}", include_in_schema=False)
-def match_page(request: Request, match_id: str) -> FileResponse:
+def match_page(request: Request, match_id: str) -> HTMLResponse:
     _known(match_store(request), match_id)
-    return FileResponse(STATIC_DIR / "match.html", media_type="text/html")
+    return page("match")
 
 
 @router.post("/api/matches", status_code=201)

@@ -16,13 +16,13 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
-from fastapi.responses import FileResponse
+from fastapi.responses import HTMLResponse
 
 from onered.game.session import Session
 from onered.game.stats import PlayerStats, Tally
 from onered.web.api_matches import match_store, summary_score
 from onered.web.errors import ApiError
-from onered.web.pages import STATIC_DIR
+from onered.web.pages import page
 from onered.web.store import GameRow, Store
 from onered.web.view import verdicts_json
 
@@ -115,8 +115,8 @@ def player_view(store: Store, name: str, match_of: Any) -> dict[str, Any]:
 
 
 @router.get("/players/{name}", include_in_schema=False)
-def player_page(name: Name) -> FileResponse:
-    return FileResponse(STATIC_DIR / "player.html", media_type="text/html")
+def player_page(name: Name) -> HTMLResponse:
+    return page("player")
 
 
 @router.get("/api/players/{name}")

@@ -13,12 +13,11 @@ placed are ``null``: the page asks for them to be set up).
 from __future__ import annotations
 
 import threading
-from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Query
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import FileResponse
+from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from onered.coach import AdviceError, Coach, level_strength
@@ -36,9 +35,9 @@ from onered.rules import position as written
 from onered.texts import Lang
 from onered.web.errors import ApiError
 from onered.web.games import GamesDep
+from onered.web.pages import page
 
 router = APIRouter()
-STATIC_DIR = Path(__file__).parent / "static"
 #: The level the page offers first.
 DEFAULT_LEVEL = "pro"
 
@@ -76,8 +75,8 @@ class AdviseBody(BaseModel):
 
 
 @router.get("/coach", include_in_schema=False)
-def coach_page() -> FileResponse:
-    return FileResponse(STATIC_DIR / "coach.html", media_type="text/html")
+def coach_page() -> HTMLResponse:
+    return page("coach")
 
 
 @router.get("/api/coach/levels")
