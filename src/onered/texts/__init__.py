@@ -16,11 +16,13 @@ from __future__ import annotations
 import string
 from collections.abc import Mapping
 from enum import Enum
-from typing import Any
+from typing import TypeVar
 
 from onered.errors import OneredError
 from onered.rules.model import Ball, CallCode, FoulCode, Option, ScoreKind
 from onered.texts import en, ru
+
+_E = TypeVar("_E", bound=Enum)
 
 
 class Lang(Enum):
@@ -72,7 +74,7 @@ def both(key: str) -> dict[Lang, str]:
     return {lang: word(key, lang) for lang in Lang}
 
 
-def by_code(prefix: str, codes: type[Enum]) -> dict[Any, dict[Lang, str]]:
+def by_code(prefix: str, codes: type[_E]) -> dict[_E, dict[Lang, str]]:
     """A table of an enum's members: ``prefix.<value>`` in every language, by member."""
     return {code: both(f"{prefix}.{code.value}") for code in codes}
 
