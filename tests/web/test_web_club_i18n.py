@@ -18,7 +18,7 @@ WEB = Path(i18n.__file__).parent
 #: The game core's modules whose refusals the web answers with their code.
 CORE = [
     WEB.parent / "game" / name
-    for name in ("session.py", "validate.py", "record.py", "turns.py", "series.py")
+    for name in ("session.py", "validate.py", "record.py", "turns.py", "series.py", "shots.py")
 ]
 #: Where the code is among an error's positional arguments (``ApiError(status, message,
 #: code)``; the core's ``SessionError(code, message)``, ``ValidationError(where, code, …)``).

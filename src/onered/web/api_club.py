@@ -34,9 +34,8 @@ from fastapi.responses import HTMLResponse
 from pydantic import Field
 
 from onered.game import Action, turns
-from onered.game import record as game_record
-from onered.game.record import LineKind
-from onered.game.session import Ruled, Session, SessionError
+from onered.game.session import Ruled, Session
+from onered.game.shots import stroke_again
 from onered.physics.types import Strike
 from onered.players.spec import ai_level
 from onered.rules.possible import aim_warning, first_ball_ahead
@@ -169,28 +168,9 @@ def _seated_turn(request: Request, game_id: str, token: str | None) -> Session:
 
 
 def shot_of(game: Session, seq: int) -> dict[str, Any]:
-    """The animation of stroke line ``seq`` of a played game, simulated again from the
-    position before it with its stored cue action."""
-    if not 1 <= seq < len(game.entries):
-        raise ApiError(404, f"seq: no line {seq} in this game", "no_line", {"seq": seq})
-    entry = game.entries[seq]
-    if entry.kind is not LineKind.STROKE or "strike" not in entry.line:
-        raise ApiError(404, f"seq: line {seq} is no simulated stroke", "no_line", {"seq": seq})
-    try:
-        strike = game_record.read_strike(entry.line["strike"], f"line {seq}.strike")
-    except game_record.RecordError as exc:
-        raise ApiError(409, str(exc), "no_line", {"seq": seq}) from None
-    raw = entry.line.get("placed")
-    placed = None
-    if isinstance(raw, list) and len(raw) == 2:
-        placed = (float(raw[0]), float(raw[1]))
-    before = Session.from_lines(game.texts()[:seq])
-    action = Action(strike=strike, placed=placed)
-    try:
-        planned = before.plan_play(action)
-    except SessionError as exc:  # pragma: no cover - a stored stroke is played again
-        raise ApiError(409, f"line {seq} cannot be simulated again: {exc}", "no_line") from None
-    return shot_json(planned.stroke.result, planned.stroke.before)
+    """The animation of stroke line ``seq`` of a played game (``onered.game.shots``)."""
+    stroke = stroke_again(game, seq)
+    return shot_json(stroke.result, stroke.before)
 
 
 # --- the routes -------------------------------------------------------------------------------
