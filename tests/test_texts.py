@@ -225,3 +225,16 @@ def test_an_error_is_always_said(message: str, code: str, params: dict[str, obje
 )
 def test_the_locale_chooses_the_language(environ: dict[str, str], lang: Lang) -> None:
     assert texts.lang_from_env(environ) is lang
+
+
+def test_no_other_module_holds_russian_words() -> None:
+    """One vocabulary: a Russian word a Python module shows is in ``texts/ru.py``."""
+    cyrillic = re.compile("[а-яё]", re.IGNORECASE)
+    found = [
+        f"{path.relative_to(SRC)}:{number}: {text}"
+        for path in sorted(SRC.rglob("*.py"))
+        if path != SRC / "texts" / "ru.py"
+        for number, text in _strings(path)
+        if cyrillic.search(text)
+    ]
+    assert found == []
