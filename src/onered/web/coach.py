@@ -20,7 +20,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from onered.coach import AdviceError, Coach, level_strength
+from onered.coach import Coach, level_strength
 from onered.coach.position import (
     action_from_json,
     position_from_json,
@@ -33,7 +33,6 @@ from onered.coach.report import RANK_COLOURS, advice_json
 from onered.players.strength import STRENGTHS
 from onered.rules import position as written
 from onered.texts import Lang
-from onered.web.errors import ApiError
 from onered.web.games import GamesDep
 from onered.web.pages import page
 
@@ -52,11 +51,6 @@ def _coach(level: str) -> Coach:
         if coach is None:
             coach = _coaches[level] = Coach(level_strength(level))
         return coach
-
-
-def _refused(exc: AdviceError) -> ApiError:
-    """A position, level or stroke the coach cannot advise on (422, code ``advice``)."""
-    return ApiError(422, str(exc), "advice", {"detail": str(exc)})
 
 
 class AdviseBody(BaseModel):
@@ -89,15 +83,12 @@ def levels() -> dict[str, Any]:
 @router.post("/api/advise")
 async def advise(body: AdviseBody) -> dict[str, Any]:
     """The best strokes for the position at the level, ranked by expected value."""
-    try:
-        if isinstance(body.position, str):
-            position = position_from_text(body.position)
-        else:
-            position = position_from_json(body.position)
-        coach = _coach(body.level)
-        played = None if body.played is None else action_from_json(body.played, "played")
-    except AdviceError as exc:
-        raise _refused(exc) from None
+    if isinstance(body.position, str):
+        position = position_from_text(body.position)
+    else:
+        position = position_from_json(body.position)
+    coach = _coach(body.level)
+    played = None if body.played is None else action_from_json(body.played, "played")
 
     def work() -> dict[str, Any]:
         advice = coach.advise(
@@ -108,10 +99,7 @@ async def advise(body: AdviseBody) -> dict[str, Any]:
         out["written"] = written.write(position.state)
         return out
 
-    try:
-        return await run_in_threadpool(work)
-    except AdviceError as exc:
-        raise _refused(exc) from None
+    return await run_in_threadpool(work)
 
 
 @router.get("/api/coach/position")
@@ -124,11 +112,8 @@ def game_position(
     form (a ball whose place the game does not know is ``null``), and the stroke played
     there (its strike and placement, when the game was played on the simulated table)."""
     _, session = games.replay(game)
-    try:
-        state = state_before(session, stroke)
-        line = stroke_entry(session, stroke).line
-    except AdviceError as exc:
-        raise _refused(exc) from None
+    state = state_before(session, stroke)
+    line = stroke_entry(session, stroke).line
     played = {k: line[k] for k in ("placed", "strike", "before") if line.get(k) is not None}
     return {
         "game": game,
