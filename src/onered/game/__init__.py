@@ -4,7 +4,10 @@
 constructed position); ``game.play(action)`` plays one stroke and ``game.choose(option)``
 takes a foul option, each returning a record of what happened. ``onered.game.record``
 writes and reads games as JSON Lines; ``onered.game.replay`` plays a record again and
-checks it. Players (who decide the actions) are in ``onered.players``.
+checks it; ``onered.game.session`` is a game's life for every interface and
+``onered.game.stats`` counts figures over games. The shot is read into the referee's
+stroke by ``onered.bridge`` alone. Players (who decide the actions, the computer's turn in
+a session included) are in ``onered.players``: nothing here imports them.
 """
 
 from onered.game.lag import LAG_STARTS, lag_stroke, lag_winner, match_after_lag
