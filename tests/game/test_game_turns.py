@@ -91,3 +91,24 @@ def test_a_take_back_leaves_the_game_as_before_the_players_last_stroke(
     assert turns.takeback(session, player) == len(marks) + 1 - strokes[-1]
     assert session.texts() == before.texts()
     assert session.state == before.state
+
+
+def test_a_request_is_answered_by_the_opponent_while_the_game_stands() -> None:
+    session = marked(2)  # Ivanov, Petrov
+    asked = turns.ask_takeback(session, 1)
+    assert asked == turns.TakebackRequest(player=1, lines=3)
+    assert turns.agreed_takeback(session, asked, 0) == 1
+    for request, player, code in (
+        (None, 0, "no_takeback"),  # nobody asked
+        (asked, 1, "no_takeback"),  # the asker cannot agree with himself
+    ):
+        with pytest.raises(SessionError) as refused:
+            turns.agreed_takeback(session, request, player)
+        assert refused.value.code == code
+    session.mark(PLAIN[0])  # the game went on
+    with pytest.raises(SessionError) as refused:
+        turns.agreed_takeback(session, asked, 0)
+    assert refused.value.code == "stale"
+    with pytest.raises(SessionError) as refused:
+        turns.ask_takeback(marked(0), 0)
+    assert refused.value.code == "no_takeback"

@@ -4,7 +4,8 @@ A game played on two devices gives each player a seat; a seat strikes and choose
 its own turn (:func:`check_turn`). Seats are for two people (:func:`check_two_people`). A
 take-back drops a player's last stroke and every line after it (:func:`takeback`);
 against the computer, or with both players at one screen, the stroke taken back is the
-person's (:func:`takeback_player`). Each refusal is a
+person's (:func:`takeback_player`); on two devices one player asks (:func:`ask_takeback`)
+and the other agrees (:func:`agreed_takeback`). Each refusal is a
 :class:`~onered.game.session.SessionError` with a ``code`` an interface puts into words.
 
 The game core knows no AI: which players the computer plays (``computer``, indices) is the
@@ -15,6 +16,7 @@ kept is the interface's business.
 from __future__ import annotations
 
 from collections.abc import Collection
+from dataclasses import dataclass
 
 from onered.game.record import LineKind
 from onered.game.session import Session, SessionError
@@ -74,3 +76,30 @@ def takeback(session: Session, player: int) -> int:
     for _ in range(count):
         session.undo()
     return count
+
+
+@dataclass(frozen=True, slots=True)
+class TakebackRequest:
+    """A player's request to take back his last stroke: who asked (index) and the number of
+    lines the game had then (a game that went on since makes the request stale)."""
+
+    player: int
+    lines: int
+
+
+def ask_takeback(session: Session, player: int) -> TakebackRequest:
+    """``player``'s request to take back his last stroke; refused (``no_takeback``) when
+    he has none."""
+    takeback_lines(session, player)
+    return TakebackRequest(player, len(session.entries))
+
+
+def agreed_takeback(session: Session, request: TakebackRequest | None, player: int) -> int:
+    """The lines to drop once ``player`` agrees to the pending ``request``: refused
+    (``no_takeback``) when the opponent has not asked, ``stale`` when the game went on since
+    it was asked."""
+    if request is None or request.player == player:
+        raise SessionError("no_takeback", "take-back: the opponent has not asked", {"name": ""})
+    if request.lines != len(session.entries):
+        raise SessionError("stale", "take-back: the game went on since it was asked")
+    return takeback_lines(session, request.player)

@@ -321,13 +321,13 @@ def takeback(
     if x_seat_token:
         player = _seat(store, game_id, x_seat_token)
         game = _played(request, game_id)
-        turns.takeback_lines(game, player)  # refused now if he has nothing to take back
+        asked = turns.ask_takeback(game, player)
         with _db(store) as conn:
             conn.execute(
                 "INSERT OR REPLACE INTO takebacks (game_id, player, version) VALUES (?, ?, ?)",
-                (game_id, player, len(game.entries)),
+                (game_id, asked.player, asked.lines),
             )
-        return {"version": len(game.entries), "requested": True}
+        return {"version": asked.lines, "requested": True}
     check_secret(store, game_id, x_game_token)
     game = _played(request, game_id)
     who = turns.takeback_player(game, _computer(game))
@@ -351,15 +351,12 @@ def takeback_answer(
         tb = conn.execute(
             "SELECT player, version FROM takebacks WHERE game_id = ?", (game_id,)
         ).fetchone()
-        if tb is not None and (not body.agree or int(tb[0]) == player):
+        asked = None if tb is None else turns.TakebackRequest(int(tb[0]), int(tb[1]))
+        if asked is not None and (not body.agree or asked.player == player):
             conn.execute("DELETE FROM takebacks WHERE game_id = ?", (game_id,))
-    if tb is None or int(tb[0]) == player:
-        raise ApiError(409, "take-back: the opponent has not asked", "no_takeback", {"name": ""})
-    if not body.agree:
+    if not body.agree and asked is not None and asked.player != player:
         return {"version": len(game.entries), "taken": 0}
-    if int(tb[1]) != len(game.entries):
-        raise ApiError(409, "take-back: the game went on since it was asked", "stale")
-    pop = turns.takeback_lines(game, int(tb[0]))
+    pop = turns.agreed_takeback(game, asked, player)
     return {**_commit(request, game_id, body.after, [], pop=pop), "taken": pop}
 
 
