@@ -11,11 +11,12 @@ from fastapi.concurrency import run_in_threadpool
 from onered import __version__
 from onered.game import PhysicsSimulator, record, validate
 from onered.game.record import RecordError
+from onered.game.series import Series, game_match
 from onered.game.session import HUMAN, Session
 from onered.physics import TableSpec
 from onered.physics.cue import strike_limits
 from onered.players.spec import ai_entrant
-from onered.rules import Ball, Match
+from onered.rules import Ball
 from onered.table import BALL_RADIUS, BAULK_Y, D_CENTRE, D_RADIUS, LENGTH, SPOT_POINTS, WIDTH
 from onered.texts import Lang
 from onered.web import i18n
@@ -146,10 +147,11 @@ def new_game(body: NewGame, games: GamesDep) -> dict[str, Any]:
     """A new game, marked or played; the answer carries its secret (shown once)."""
     names = validate.names(body.players)
     target = validate.target(body.target)
-    order = names if body.breaker == 0 else (names[1], names[0])
-    first_ball = Ball(body.breaker_ball.value)
-    second_ball = first_ball.other_cue_ball
-    match = Match(target=target, players=order, balls=(first_ball, second_ball))
+    # one game is a match of one: the lag's winner breaks with the ball he took
+    lag = Series.after_lag(
+        names, body.breaker, Ball(body.breaker_ball.value), best_of=1, target=target
+    )
+    match = game_match(lag, 0)
     entrants = dict.fromkeys(names, HUMAN)
     if body.mode is NewMode.PLAY and body.opponent is Opponent.AI:
         entrants[names[1]] = ai_entrant(body.strength)
