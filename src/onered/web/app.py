@@ -8,7 +8,8 @@ routers of the other features. Routes hold no rules: the game core (``onered.gam
 Reading is open to everyone; changing a game needs its secret, the token returned once when
 the game is created, sent in the ``X-Game-Token`` header. Every change is judged by the
 referee before it is stored, and stored (committed to disk) before the response is sent.
-Errors are ``{"error": text, "code": ..., "params": {...}}`` (``onered.web.errors``).
+Errors are ``{"error": text, "message": ..., "code": ..., "params": {...}}``, every error of
+the root ``onered.errors.OneredError`` answered by one handler (``onered.web.errors``).
 """
 
 from __future__ import annotations
