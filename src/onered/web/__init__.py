@@ -6,10 +6,11 @@ web is routers and pydantic models over it, and a route only translates HTTP:
 
 - ``onered.web.app`` — ``create_app``: assembles the store, the error handlers, the
   middleware and the routers (needs the ``web`` extra: ``pip install 'onered[web]'``).
-- ``onered.web.pages`` — the HTML pages (one layout filled with each page's part); ``onered.web.api_games`` — reading, creating,
-  importing; ``onered.web.api_play`` — changing a game; ``onered.web.api_live`` — a game's
-  changes pushed as server-sent events; the features' routers (``api_club``,
-  ``api_matches``, ``api_find``, ``api_players``, ``coach``).
+- ``onered.web.pages`` — the HTML pages (one layout filled with each page's part);
+  ``onered.web.api_games`` — reading, creating, importing; ``onered.web.api_play`` —
+  changing a game; ``onered.web.api_live`` — a game's changes pushed as server-sent events;
+  the features' routers (``api_club``, ``api_matches``, ``api_find``, ``api_players``,
+  ``coach``).
 - ``onered.web.games`` — each game's session kept per revision; views and changes.
 - ``onered.web.view`` — what the pages get about a game; ``onered.web.models`` — the
   request bodies; ``onered.web.errors`` — every ``onered.errors.OneredError`` mapped to
