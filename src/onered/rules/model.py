@@ -303,6 +303,13 @@ class Counters:
     hazards: int = 0
     red_run: int = 0
 
+    def to_json(self) -> dict[str, int]:
+        """``{"cannons", "hazards", "red_run"}``: the form the verdict, the pages and the
+        coach's positions write. Its reader is the coach's (``onered.coach.position.
+        counters_from_json``), which uses the shared field readers the rules may not
+        import."""
+        return {"cannons": self.cannons, "hazards": self.hazards, "red_run": self.red_run}
+
 
 @_quick_init
 @dataclass(frozen=True)
