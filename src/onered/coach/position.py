@@ -25,9 +25,10 @@ from typing import Any
 
 from onered.coach.advice import AdviceError
 from onered.game.model import Action, Position
-from onered.game.record import LineKind, RecordError, read_strike
+from onered.game.record import LineKind
 from onered.game.session import Judged, Session
 from onered.protocol import json_fields
+from onered.protocol.shot import strike_from_json
 from onered.rules import Ball, Counters, GameState, Match
 from onered.rules import position as written
 from onered.rules.model import CANNON_LIMIT, HAZARD_LIMIT
@@ -52,6 +53,20 @@ def point_from_json(value: Any, where: str) -> Point:
     """A point ``[x, y]`` (metres) of a JSON document; :class:`AdviceError` names ``where``."""
     return json_fields.point(
         list(value) if isinstance(value, tuple) else value, where, error=AdviceError
+    )
+
+
+def counters_from_json(value: Any, where: str = "counters") -> Counters:
+    """The counters as :meth:`Counters.to_json` writes them, each absent one 0, each within
+    the rules' limits: the one reader of their JSON form. It lives here, with the one
+    document that gives counters as input, because it reads with the shared field readers,
+    which the rules may not import."""
+    if not isinstance(value, Mapping) or set(value) - {"cannons", "hazards", "red_run"}:
+        raise AdviceError(f"{where}: expected {{cannons, hazards, red_run}}, got {_show(value)}")
+    return Counters(
+        cannons=_int(value.get("cannons", 0), f"{where}.cannons", 0, CANNON_LIMIT),
+        hazards=_int(value.get("hazards", 0), f"{where}.hazards", 0, HAZARD_LIMIT),
+        red_run=_int(value.get("red_run", 0), f"{where}.red_run", 0),
     )
 
 
@@ -93,20 +108,7 @@ def position_from_json(obj: Any) -> Position:
         _int(score_raw[1], "score[1]", 0, target - 1),
     )
     brk = _int(obj.get("break", 0), "break", 0, score[striker])
-    counters_raw = obj.get("counters", {})
-    if not isinstance(counters_raw, Mapping) or set(counters_raw) - {
-        "cannons",
-        "hazards",
-        "red_run",
-    }:
-        raise AdviceError(
-            f"counters: expected {{cannons, hazards, red_run}}, got {_show(counters_raw)}"
-        )
-    counters = Counters(
-        cannons=_int(counters_raw.get("cannons", 0), "counters.cannons", 0, CANNON_LIMIT),
-        hazards=_int(counters_raw.get("hazards", 0), "counters.hazards", 0, HAZARD_LIMIT),
-        red_run=_int(counters_raw.get("red_run", 0), "counters.red_run", 0),
-    )
+    counters = counters_from_json(obj.get("counters", {}))
     crossed = obj.get("baulk_crossed", False)
     if not isinstance(crossed, bool):
         raise AdviceError(f"baulk_crossed: expected true or false, got {_show(crossed)}")
@@ -153,16 +155,15 @@ def position_json(state: GameState) -> dict[str, Any]:
         order = [0, 1]
     brk = state.break_
     return {
-        "balls": {b.value: None if p is None else [p[0], p[1]] for b, p in state.table.items()},
+        "balls": {
+            b.value: None if p is None else json_fields.point_json(p)
+            for b, p in state.table.items()
+        },
         "to_play": state.match.balls[state.to_play].value,
         "score": [state.score[i] for i in order],
         "break": brk,
         "target": state.match.target,
-        "counters": {
-            "cannons": state.counters.cannons,
-            "hazards": state.counters.hazards,
-            "red_run": state.counters.red_run,
-        },
+        "counters": state.counters.to_json(),
         "baulk_crossed": brk % 100 >= 80 and state.baulk_met >= brk // 100,
         "players": [state.match.players[i] for i in order],
     }
@@ -186,10 +187,9 @@ def state_before(session: Session, stroke: int) -> GameState:
 def action_from_json(obj: Mapping[str, Any], where: str) -> Action:
     """A stroke as a played game's line keeps it: ``{"placed": [x, y] or null, "strike":
     {speed, aim, side, height, elevation}}``; :class:`AdviceError` names ``where``."""
-    try:
-        strike = read_strike(obj.get("strike"), f"{where}.strike")
-    except RecordError as exc:
-        raise AdviceError(str(exc)) from None
+    strike = strike_from_json(
+        obj.get("strike"), f"{where}.strike", error=AdviceError, complete=True
+    )
     raw = obj.get("placed")
     placed = None if raw is None else point_from_json(raw, f"{where}.placed")
     return Action(strike=strike, placed=placed)

@@ -16,7 +16,6 @@ from onered.coach.words import (
     reason_words,
     stroke_words,
 )
-from onered.game.record import strike_json
 from onered.table import Point
 from onered.texts import BALLS, Lang
 
@@ -31,7 +30,7 @@ def _pt(p: Point) -> list[float]:
 def _action_json(a: CueAction) -> dict[str, Any]:
     return {
         "placed": None if a.placed is None else _pt(a.placed),
-        "strike": strike_json(a.strike),
+        "strike": a.strike.to_json(),
         "object_ball": None if a.object_ball is None else a.object_ball.value,
         "cut": a.cut,
         "fraction": a.fraction,

@@ -60,9 +60,9 @@ from onered.game.model import (
 )
 from onered.physics.types import Strike
 from onered.protocol import json_fields
-from onered.protocol.json_fields import ProtocolError, loads_object
-from onered.protocol.referee import match_json, verdict_json
-from onered.protocol.shot import events_json
+from onered.protocol.json_fields import ProtocolError, loads_object, point_json
+from onered.protocol.referee import match_json, parse_match, verdict_json
+from onered.protocol.shot import events_json, strike_from_json
 from onered.rules import Ball, Match, Option, ScoreKind, Verdict
 from onered.table import Point
 
@@ -259,23 +259,8 @@ def dumps(obj: Mapping[str, Any]) -> str:
     return json.dumps(obj, ensure_ascii=False, allow_nan=False)
 
 
-def _pt(p: Point) -> list[float]:
-    return [float(p[0]), float(p[1])]
-
-
 def _balls_json(balls: Mapping[Ball, Point]) -> dict[str, list[float]]:
-    return {b.value: _pt(p) for b, p in balls.items()}
-
-
-def strike_json(strike: Strike) -> dict[str, float]:
-    """A strike as the shot protocol writes it."""
-    return {
-        "speed": float(strike.speed),
-        "aim": float(strike.aim),
-        "side": float(strike.side),
-        "height": float(strike.height),
-        "elevation": float(strike.elevation),
-    }
+    return {b.value: point_json(p) for b, p in balls.items()}
 
 
 def _lag_json(lag: Lag | None) -> dict[str, Any] | None:
@@ -285,9 +270,9 @@ def _lag_json(lag: Lag | None) -> dict[str, Any] | None:
         "strokes": [
             {
                 "player": s.player,
-                "start": _pt(s.start),
-                "strike": strike_json(s.strike),
-                "rest": None if s.rest is None else _pt(s.rest),
+                "start": point_json(s.start),
+                "strike": s.strike.to_json(),
+                "rest": None if s.rest is None else point_json(s.rest),
                 "reached_top": s.reached_top,
             }
             for s in lag.strokes
@@ -327,7 +312,7 @@ def stroke_line(entry: StrokeRecord, players: tuple[str, str]) -> dict[str, Any]
     stroke = entry.stroke
     line: dict[str, Any] = {"type": "stroke", "striker": entry.striker}
     if stroke.placed is not None:
-        line["placed"] = _pt(stroke.placed)
+        line["placed"] = point_json(stroke.placed)
     hit = stroke.first_hit
     line.update(
         {
@@ -341,19 +326,19 @@ def stroke_line(entry: StrokeRecord, players: tuple[str, str]) -> dict[str, Any]
             "positions": _balls_json(stroke.positions or {}),
             "cue_ball": entry.cue_ball.value,
             "before": _balls_json(entry.before),
-            "strike": strike_json(entry.action.strike),
+            "strike": entry.action.strike.to_json(),
         }
     )
     intent = entry.action.intent
     if intent is not None:
         line["intent"] = {
-            "strike": strike_json(intent.nominal),
+            "strike": intent.nominal.to_json(),
             "scores": [k.value for k in intent.scores],
             "expected": intent.expected,
         }
     result = entry.result
     line["events"] = events_json(result.events)
-    line["rest"] = {b: None if p is None else _pt(p) for b, p in result.rest.items()}
+    line["rest"] = {b: None if p is None else point_json(p) for b, p in result.rest.items()}
     line["duration"] = float(result.duration)
     line["verdict"] = verdict_json(entry.verdict, players)
     line["after"] = _balls_json(entry.balls_after)
@@ -441,14 +426,10 @@ def _object(value: Any, where: str) -> Mapping[str, Any]:
 
 
 def read_strike(value: Any, where: str) -> Strike:
-    """A strike object of the shot protocol (every field present)."""
-    obj = _object(value, where)
-    return Strike(
-        *(
-            _number(_field(obj, k, where), f"{where}.{k}")
-            for k in ("speed", "aim", "side", "height", "elevation")
-        )
-    )
+    """A record's strike object: the shot protocol's one reader
+    (:func:`~onered.protocol.shot.strike_from_json`), every field present, faults as
+    :class:`RecordError`."""
+    return strike_from_json(value, where, error=RecordError, complete=True)
 
 
 def _ball(value: Any, where: str) -> Ball:
@@ -505,19 +486,10 @@ def _read_header(obj: Mapping[str, Any]) -> Header:
             f"{', '.join(str(v) for v in sorted(READABLE_VERSIONS))}), got {json.dumps(version)}"
             " (is this a game record written by 'onered play'?)"
         )
-    target = _field(obj, "target", "line 1")
-    if isinstance(target, bool) or not isinstance(target, int) or target < 1:
-        raise RecordError(f"line 1: target: expected a positive integer, got {json.dumps(target)}")
-    players = _field(obj, "players", "line 1")
-    if (
-        not isinstance(players, list)
-        or len(players) != 2
-        or not all(isinstance(p, str) for p in players)
-    ):
-        raise RecordError("line 1: players: expected two names")
-    balls = _field(obj, "balls", "line 1")
-    if not isinstance(balls, list) or len(balls) != 2:
-        raise RecordError("line 1: balls: expected two ball names")
+    try:
+        match = parse_match(obj)  # the referee protocol's match line: the one reader
+    except ProtocolError as exc:
+        raise RecordError(f"line 1: {exc}") from None
     seed = obj.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise RecordError(f"line 1: seed: expected an integer or null, got {json.dumps(seed)}")
@@ -525,11 +497,7 @@ def _read_header(obj: Mapping[str, Any]) -> Header:
     if not isinstance(entrants, dict) or not all(isinstance(v, str) for v in entrants.values()):
         raise RecordError("line 1: entrants: expected an object of name: description")
     return Header(
-        match=Match(
-            target=target,
-            players=(players[0], players[1]),
-            balls=(_ball(balls[0], "line 1: balls[0]"), _ball(balls[1], "line 1: balls[1]")),
-        ),
+        match=match,
         seed=seed,
         physics=_object(_field(obj, "physics", "line 1"), "line 1: physics"),
         entrants=entrants,

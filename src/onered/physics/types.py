@@ -58,6 +58,13 @@ class Launch:
     v: Vec2
     w: Vec3
 
+    def to_json(self) -> dict[str, list[float]]:
+        """The shot protocol's ``launch`` object (``docs/shot-protocol.md``): ``v`` and
+        ``w`` as arrays. Its reader is ``onered.protocol.shot.launch_from_json``: a reader
+        checks JSON with the shared field readers of ``onered.protocol``, which the physics
+        may not import."""
+        return {"v": [float(x) for x in self.v], "w": [float(x) for x in self.w]}
+
 
 @dataclass(frozen=True, slots=True)
 class Strike:
@@ -70,6 +77,20 @@ class Strike:
     side: float = 0.0
     height: float = 0.0
     elevation: float = 0.0
+
+    def to_json(self) -> dict[str, float]:
+        """The shot protocol's ``strike`` object, every field written (as floats, so a
+        record's text is the same whatever numbers built the strike): what the game
+        records, the coach and the shot protocol write. Its reader is
+        ``onered.protocol.shot.strike_from_json`` (the shot protocol owns the form and
+        reads it with the shared field readers, which the physics may not import)."""
+        return {
+            "speed": float(self.speed),
+            "aim": float(self.aim),
+            "side": float(self.side),
+            "height": float(self.height),
+            "elevation": float(self.elevation),
+        }
 
 
 @dataclass(frozen=True, slots=True)

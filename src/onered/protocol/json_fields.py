@@ -181,6 +181,12 @@ def point(value: object, where: str, *, error: ErrorType = ProtocolError) -> tup
     raise error(f"{where}: expected [x, y], got {show(value)}")
 
 
+def point_json(p: tuple[float, float]) -> list[float]:
+    """A point as ``[x, y]`` of floats: the form :func:`point` reads back (floats, so the
+    text is the same whatever numbers built the point)."""
+    return [float(p[0]), float(p[1])]
+
+
 def string_list(
     obj: Mapping[str, object], key: str, *, error: ErrorType = ProtocolError
 ) -> list[str]:

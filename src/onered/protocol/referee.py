@@ -260,7 +260,6 @@ def verdict_json(verdict: Verdict, players: tuple[str, str]) -> dict[str, object
     """A verdict as the protocol's JSON object, with the calls' texts looked up."""
     values = _VALUES
     foul = verdict.foul
-    counters = verdict.counters
     ball = verdict.ball
     return {
         "stroke": verdict.stroke,
@@ -285,11 +284,7 @@ def verdict_json(verdict: Verdict, players: tuple[str, str]) -> dict[str, object
         if verdict.placements
         else [],
         "in_hand": [values[b] for b in verdict.in_hand] if verdict.in_hand else [],
-        "counters": {
-            "cannons": counters.cannons,
-            "hazards": counters.hazards,
-            "red_run": counters.red_run,
-        },
+        "counters": verdict.counters.to_json(),
         "baulk_line": {"required": verdict.baulk_required, "crossed": verdict.baulk_crossed},
         "calls": [
             {"code": code, "ru": ru, "en": en}

@@ -53,6 +53,7 @@ from onered.physics.cue import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET, MIN_ELE
 from onered.physics.params import NAMED_PARAMS, params_with
 from onered.physics.types import Event, Launch, ShotResult, Strike
 from onered.protocol.json_fields import (
+    ErrorType,
     ProtocolError,
     dumps_line,
     json_object,
@@ -62,6 +63,7 @@ from onered.protocol.json_fields import (
     show,
     type_name,
 )
+from onered.protocol.json_fields import field as json_field
 from onered.rules import Ball
 
 Point = tuple[float, float]
@@ -119,10 +121,12 @@ def loads_shot(text: str | bytes) -> ShotInput:
     return parse_shot(obj)
 
 
-def _vector(value: object, where: str, n: int) -> tuple[float, ...]:
+def _vector(
+    value: object, where: str, n: int, *, error: ErrorType = ShotProtocolError
+) -> tuple[float, ...]:
     if not isinstance(value, list) or len(value) != n:
-        raise ShotProtocolError(f"{where}: expected an array of {n} numbers, got {show(value)}")
-    return tuple(number(x, f"{where}[{i}]") for i, x in enumerate(value))
+        raise error(f"{where}: expected an array of {n} numbers, got {show(value)}")
+    return tuple(number(x, f"{where}[{i}]", error=error) for i, x in enumerate(value))
 
 
 def _object(value: object, where: str) -> dict[str, Any]:
@@ -233,46 +237,81 @@ def _cue_ball(value: object, balls: Mapping[str, Point]) -> str:
     return name
 
 
-def _optional_number(raw: Mapping[str, Any], key: str, where: str) -> float:
-    value = raw.get(key)
-    return 0.0 if value is None else number(value, f"{where}.{key}")
+#: The fields of a strike object, in the order :meth:`Strike.to_json` writes them.
+STRIKE_FIELDS: tuple[str, ...] = ("speed", "aim", "side", "height", "elevation")
+
+
+def strike_from_json(
+    value: object,
+    where: str = "strike",
+    *,
+    error: ErrorType = ShotProtocolError,
+    complete: bool = False,
+) -> Strike:
+    """A strike object as :meth:`Strike.to_json` writes it: the one reader of a strike's
+    JSON form, for the shot protocol, the game records, the coach and the web (each
+    naming its own ``error`` family). It lives here, not beside :class:`Strike`, because
+    it reads with the shared field readers (``json_fields``), which the physics may not
+    import; the shot protocol's page defines the form.
+
+    ``complete``: every field must be present, as ``to_json`` writes them (a record's
+    line); else the shot protocol's input, where ``speed`` and ``aim`` are required and
+    ``side``, ``height``, ``elevation`` are 0 when absent or ``null``. Only the numbers are
+    read here: the shot protocol checks their ranges, a record keeps what was played."""
+    raw = json_object(value, where, error=error)
+    if complete:
+        values = [
+            number(json_field(raw, key, where, error=error), f"{where}.{key}", error=error)
+            for key in STRIKE_FIELDS
+        ]
+    else:
+        for key in ("speed", "aim"):
+            if raw.get(key) is None:
+                raise error(f"{where}.{key}: required")
+        values = [
+            0.0 if raw.get(key) is None else number(raw[key], f"{where}.{key}", error=error)
+            for key in STRIKE_FIELDS
+        ]
+    speed, aim, side, height, elevation = values
+    return Strike(speed=speed, aim=aim, side=side, height=height, elevation=elevation)
 
 
 def _strike(value: object) -> Strike:
-    raw = _object(value, "strike")
-    for key in ("speed", "aim"):
-        if raw.get(key) is None:
-            raise ShotProtocolError(f"strike.{key}: required")
-    speed = number(raw["speed"], "strike.speed")
-    if not 0 < speed <= MAX_SPEED:
+    """The shot protocol's strike: read, then its ranges checked (the error shows each
+    number as it was given)."""
+    strike = strike_from_json(value)
+    raw: Mapping[str, Any] = json_object(value, "strike")
+    if not 0 < strike.speed <= MAX_SPEED:
         raise ShotProtocolError(
             f"strike.speed: must be > 0 and at most {MAX_SPEED:g}, got {show(raw['speed'])}"
         )
-    aim = number(raw["aim"], "strike.aim")
-    side = _optional_number(raw, "side", "strike")
-    height = _optional_number(raw, "height", "strike")
+    side, height = strike.side, strike.height
     offset = math.hypot(side, height)
     if offset > MAX_TIP_OFFSET + _LIMIT_SLACK:
         raise ShotProtocolError(
             f"strike: tip offset sqrt(side^2 + height^2) must be at most {MAX_TIP_OFFSET:g} "
             f"(of R), got {offset:.6g} (side {side:g}, height {height:g})"
         )
-    elevation = _optional_number(raw, "elevation", "strike")
-    if not MIN_ELEVATION <= elevation <= MAX_ELEVATION:
+    if not MIN_ELEVATION <= strike.elevation <= MAX_ELEVATION:
         raise ShotProtocolError(
             f"strike.elevation: must be between {MIN_ELEVATION:g} and {MAX_ELEVATION:g} "
             f"degrees, got {show(raw['elevation'])}"
         )
-    return Strike(speed=speed, aim=aim, side=side, height=height, elevation=elevation)
+    return strike
 
 
-def _launch(value: object) -> Launch:
-    raw = _object(value, "launch")
+def launch_from_json(
+    value: object, where: str = "launch", *, error: ErrorType = ShotProtocolError
+) -> Launch:
+    """A launch object as :meth:`Launch.to_json` writes it (``v``: [vx, vy] m/s, ``w``:
+    [wx, wy, wz] rad/s, both required, taken as is): the one reader of a launch's JSON
+    form, here for the reason :func:`strike_from_json` is."""
+    raw = json_object(value, where, error=error)
     for key in ("v", "w"):
         if raw.get(key) is None:
-            raise ShotProtocolError(f"launch.{key}: required")
-    wx, wy, wz = _vector(raw["w"], "launch.w", 3)
-    return Launch(v=point(raw["v"], "launch.v"), w=(wx, wy, wz))
+            raise error(f"{where}.{key}: required")
+    wx, wy, wz = _vector(raw["w"], f"{where}.w", 3, error=error)
+    return Launch(v=point(raw["v"], f"{where}.v", error=error), w=(wx, wy, wz))
 
 
 def _seed(value: object) -> int | None:
@@ -311,7 +350,7 @@ def _parse(obj: object) -> ShotInput:
     if strike is not None:
         cue: Strike | Launch = _strike(strike)
     elif launch is not None:
-        cue = _launch(launch)
+        cue = launch_from_json(launch)
     else:
         raise ShotProtocolError("strike, launch: one of them is required")
     return ShotInput(

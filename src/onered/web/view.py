@@ -9,7 +9,8 @@ from typing import Any
 from onered.game import summary
 from onered.game.record import PROTOCOL_FIELDS, LineKind
 from onered.game.session import Session
-from onered.protocol.referee import verdict_json
+from onered.protocol.json_fields import point_json
+from onered.protocol.referee import match_json, verdict_json
 from onered.rules import Ball
 from onered.web.pad import pad_json
 from onered.web.store import GameRow
@@ -40,16 +41,12 @@ def state_json(game: Session) -> dict[str, object]:
         "winner": None if state.winner is None else players[state.winner],
         "in_hand": [b.value for b in state.in_hand()],
         "table": {
-            b.value: (None if p is None else [p[0], p[1]])
+            b.value: (None if p is None else point_json(p))
             for b in (Ball.RED, Ball.WHITE, Ball.YELLOW)
             if b in state.table
             for p in (state.table[b],)
         },
-        "counters": {
-            "cannons": state.counters.cannons,
-            "hazards": state.counters.hazards,
-            "red_run": state.counters.red_run,
-        },
+        "counters": state.counters.to_json(),
         "baulk_required": verdict.baulk_required,
         "strokes": state.stroke_no,
         "can_undo": len(game) > 1,
@@ -113,11 +110,7 @@ def game_json(row: GameRow, game: Session, since: int) -> dict[str, Any]:
         "created": row.created,
         "updated": row.updated,
         "revision": row.revision,
-        "match": {
-            "target": game.match.target,
-            "players": list(game.players),
-            "balls": [b.value for b in game.match.balls],
-        },
+        "match": {k: v for k, v in match_json(game.match).items() if k != "type"},
         "state": state_json(game),
         "last": verdict_json(game.last.verdict, game.players),
         "log_from": since,
