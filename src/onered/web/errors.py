@@ -129,9 +129,8 @@ def body(error: OneredError, lang: Lang) -> dict[str, object]:
     """The JSON answer to ``error`` for a user of ``lang``."""
     english = str(error)  # the message with the prefix some families add (``line 3:``)
     params = dict(error.params)
-    if "detail" not in params and "{detail}" in _catalogue(Lang.EN)[0].get(
-        f"error.{error.code}", ""
-    ):
+    words = _catalogue(Lang.EN)[0].get(f"error.{error.code}", "")
+    if "detail" not in params and "{detail}" in words:
         params["detail"] = english  # the English words where the catalogue wants them
     text = error_text(error.code, params, lang)
     out: dict[str, object] = {
