@@ -36,7 +36,6 @@ from pydantic import Field
 from onered.game import Action, turns
 from onered.game.session import Ruled, Session
 from onered.game.shots import stroke_again
-from onered.physics.types import Strike
 from onered.players.spec import ai_level
 from onered.rules.possible import aim_warning, first_ball_ahead
 from onered.web.errors import ApiError, not_found
@@ -282,7 +281,7 @@ def seat_play(
     game = _seated_turn(request, game_id, x_seat_token)
     if body.placed is not None and not all(math.isfinite(c) for c in body.placed):
         raise ApiError(422, "placed: expected two finite numbers", "bad_input")
-    action = Action(strike=Strike(**body.strike.as_dict()), placed=body.placed)
+    action = Action(strike=body.strike.strike(), placed=body.placed)
     with games_of(request).lock:  # the shared session is read while simulating
         played = game.plan_play(action)
     after = body.after if body.after is not None else len(game.entries)

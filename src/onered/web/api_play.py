@@ -13,7 +13,6 @@ from fastapi import APIRouter
 
 from onered.game import Action
 from onered.game.session import Played, Ruled, Session
-from onered.physics.types import Strike
 from onered.players.turn import Turn, plan_ai_turn, plan_human
 from onered.web.errors import ApiError
 from onered.web.games import AuthorizedId, Games, GamesDep
@@ -90,7 +89,7 @@ def play_stroke(game_id: AuthorizedId, body: PlayBody, games: GamesDep) -> dict[
     placed = body.placed
     if placed is not None and not all(math.isfinite(c) for c in placed):
         raise ApiError(422, "placed: expected two finite numbers", "bad_input")
-    action = Action(strike=Strike(**body.strike.as_dict()), placed=placed)
+    action = Action(strike=body.strike.strike(), placed=placed)
     with games.lock:
         after = body.after if body.after is not None else len(session)
         played: Played = plan_human(session, action)

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from onered.game import marking
 from onered.physics.cue import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET, MIN_ELEVATION
+from onered.physics.types import Strike
 from onered.players.strength import Level
 from onered.rules import FoulCode, Option
 
@@ -114,14 +115,10 @@ class StrikeBody(Body):
     height: float = Field(default=0.0, ge=-MAX_TIP_OFFSET, le=MAX_TIP_OFFSET)
     elevation: float = Field(default=0.0, ge=MIN_ELEVATION, le=MAX_ELEVATION)
 
-    def as_dict(self) -> dict[str, float]:
-        return {
-            "speed": self.speed,
-            "aim": self.aim,
-            "side": self.side,
-            "height": self.height,
-            "elevation": self.elevation,
-        }
+    def strike(self) -> Strike:
+        """The cue action (the body is a strike's JSON form, ``Strike.to_json``'s fields,
+        checked by pydantic within the shot protocol's limits)."""
+        return Strike(self.speed, self.aim, self.side, self.height, self.elevation)
 
 
 class PlayBody(AfterBody):
