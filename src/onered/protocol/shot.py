@@ -4,6 +4,9 @@
 :class:`ShotInput` or raise :class:`ShotProtocolError` with a message naming the field and
 what is wrong; :func:`simulate_shot` runs the physics engine; :func:`shot_output` turns the
 result into the output object (events, rest, duration, outcome).
+:func:`strike_from_json` and :func:`launch_from_json` are the one readers of a strike's and
+a launch's JSON form (``Strike.to_json`` and ``Launch.to_json`` write them) for every
+interface, each in its caller's error family.
 
 Decisions where the protocol page is silent (``docs/shot-protocol.md`` has them all):
 
@@ -258,7 +261,11 @@ def strike_from_json(
     line); else the shot protocol's input, where ``speed`` and ``aim`` are required and
     ``side``, ``height``, ``elevation`` are 0 when absent or ``null``. Only the numbers are
     read here: the shot protocol checks their ranges, a record keeps what was played."""
-    raw = json_object(value, where, error=error)
+    return _read_strike(json_object(value, where, error=error), where, error, complete)
+
+
+def _read_strike(raw: Mapping[str, Any], where: str, error: ErrorType, complete: bool) -> Strike:
+    """:func:`strike_from_json` of an object already checked to be one."""
     if complete:
         values = [
             number(json_field(raw, key, where, error=error), f"{where}.{key}", error=error)
@@ -279,8 +286,8 @@ def strike_from_json(
 def _strike(value: object) -> Strike:
     """The shot protocol's strike: read, then its ranges checked (the error shows each
     number as it was given)."""
-    strike = strike_from_json(value)
-    raw: Mapping[str, Any] = json_object(value, "strike")
+    raw = _object(value, "strike")
+    strike = _read_strike(raw, "strike", ShotProtocolError, False)
     if not 0 < strike.speed <= MAX_SPEED:
         raise ShotProtocolError(
             f"strike.speed: must be > 0 and at most {MAX_SPEED:g}, got {show(raw['speed'])}"
