@@ -26,6 +26,7 @@ from onered.protocol.json_fields import (
     get_bool,
     loads_object,
     point,
+    point_json,
     show,
     string_list,
 )
@@ -278,7 +279,10 @@ def verdict_json(verdict: Verdict, players: tuple[str, str]) -> dict[str, object
         "next_from_d": verdict.next_from_d,
         "options": [values[o] for o in verdict.options] if verdict.options else [],
         "placements": [
-            {"ball": values[p.ball], "at": values[p.at] if isinstance(p.at, Spot) else list(p.at)}
+            {
+                "ball": values[p.ball],
+                "at": values[p.at] if isinstance(p.at, Spot) else point_json(p.at),
+            }
             for p in verdict.placements
         ]
         if verdict.placements
