@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from onered.coach import AdviceError
-from onered.coach.position import counters_from_json
+from onered.coach.position import action_from_json, counters_from_json
 from onered.game import Game, PhysicsSimulator
 from onered.game.model import Action, Intent, Lag, LagChoice, LagStroke
 from onered.game.record import (
@@ -20,6 +20,7 @@ from onered.game.record import (
     dumps,
     game_lines,
     match_line,
+    read_action,
     read_record,
     read_strike,
 )
@@ -215,6 +216,16 @@ def test_a_stroke_line_reads_back_its_action(
     (entry,) = read_record([header, dumps(line)]).entries
     assert isinstance(entry, RecordedStroke)
     assert entry.action == action
+    assert action_from_json(through_text(line), "played") == action  # the coach's reading
+
+
+def test_an_action_is_read_in_its_callers_error_family() -> None:
+    with pytest.raises(RecordError, match=r"^line 3: placed: expected \[x, y\]"):
+        read_action({"strike": Strike(1, 2).to_json(), "placed": [1]}, "line 3")
+    with pytest.raises(AdviceError, match=r"^played: missing field 'strike'$"):
+        action_from_json({"placed": [1, 2]}, "played")
+    with pytest.raises(AdviceError, match=r"^played\.intent\.scores: expected scoring"):
+        action_from_json({"strike": Strike(1, 2).to_json(), "intent": {"scores": 1}}, "played")
 
 
 def test_a_played_records_lines_read_back_as_written(stroke_record: list[str]) -> None:

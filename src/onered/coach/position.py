@@ -25,10 +25,9 @@ from typing import Any
 
 from onered.coach.advice import AdviceError
 from onered.game.model import Action, Position
-from onered.game.record import LineKind
+from onered.game.record import LineKind, read_action
 from onered.game.session import Judged, Session
 from onered.protocol import json_fields
-from onered.protocol.shot import strike_from_json
 from onered.rules import Ball, Counters, GameState, Match
 from onered.rules import position as written
 from onered.rules.model import CANNON_LIMIT, HAZARD_LIMIT
@@ -186,13 +185,9 @@ def state_before(session: Session, stroke: int) -> GameState:
 
 def action_from_json(obj: Mapping[str, Any], where: str) -> Action:
     """A stroke as a played game's line keeps it: ``{"placed": [x, y] or null, "strike":
-    {speed, aim, side, height, elevation}}``; :class:`AdviceError` names ``where``."""
-    strike = strike_from_json(
-        obj.get("strike"), f"{where}.strike", error=AdviceError, complete=True
-    )
-    raw = obj.get("placed")
-    placed = None if raw is None else point_from_json(raw, f"{where}.placed")
-    return Action(strike=strike, placed=placed)
+    {speed, aim, side, height, elevation}}`` (the record's one reader,
+    :func:`onered.game.record.read_action`); :class:`AdviceError` names ``where``."""
+    return read_action(obj, where, error=AdviceError, sep=".")
 
 
 def played_at(session: Session, stroke: int) -> Action | None:

@@ -60,7 +60,7 @@ from onered.game.model import (
 )
 from onered.physics.types import Strike
 from onered.protocol import json_fields
-from onered.protocol.json_fields import ProtocolError, loads_object, point_json
+from onered.protocol.json_fields import ErrorType, ProtocolError, loads_object, point_json
 from onered.protocol.referee import match_json, parse_match, verdict_json
 from onered.protocol.shot import events_json, strike_from_json
 from onered.rules import Ball, Match, Option, ScoreKind, Verdict
@@ -413,10 +413,6 @@ def _field(obj: Mapping[str, Any], key: str, where: str) -> Any:
     return json_fields.field(obj, key, where, error=RecordError)
 
 
-def _number(value: Any, where: str) -> float:
-    return json_fields.number(value, where, error=RecordError)
-
-
 def _point(value: Any, where: str) -> Point:
     return json_fields.point(value, where, error=RecordError)
 
@@ -505,18 +501,48 @@ def _read_header(obj: Mapping[str, Any]) -> Header:
     )
 
 
-def _read_intent(value: Any, where: str) -> Intent | None:
+def _read_intent(value: Any, where: str, error: ErrorType) -> Intent | None:
     if value is None:
         return None
-    obj = _object(value, where)
-    scores = _field(obj, "scores", where)
+    obj = json_fields.json_object(value, where, error=error)
+    scores = json_fields.field(obj, "scores", where, error=error)
     if not isinstance(scores, list) or not all(isinstance(s, str) and s in _SCORES for s in scores):
-        raise RecordError(f"{where}.scores: expected scoring part names, got {json.dumps(scores)}")
+        raise error(f"{where}.scores: expected scoring part names, got {json.dumps(scores)}")
     expected = obj.get("expected")
     return Intent(
-        nominal=read_strike(_field(obj, "strike", where), f"{where}.strike"),
+        nominal=strike_from_json(
+            json_fields.field(obj, "strike", where, error=error),
+            f"{where}.strike",
+            error=error,
+            complete=True,
+        ),
         scores=tuple(_SCORES[s] for s in scores),
-        expected=None if expected is None else _number(expected, f"{where}.expected"),
+        expected=None
+        if expected is None
+        else json_fields.number(expected, f"{where}.expected", error=error),
+    )
+
+
+def read_action(
+    obj: Mapping[str, Any], where: str, *, error: ErrorType = RecordError, sep: str = ": "
+) -> Action:
+    """The action a played stroke's line holds: ``strike`` (every field), ``placed`` (from
+    hand) and ``intent`` (optional), as :func:`stroke_line` writes them — the one reader of
+    an action's JSON form, for the records and the coach (a game's stroke, the page's
+    played stroke). ``where`` names the object and ``sep`` joins it to a field's name
+    (``line 3: strike``, ``played.strike``); a fault is an ``error``."""
+    placed = obj.get("placed")
+    return Action(
+        strike=strike_from_json(
+            json_fields.field(obj, "strike", where, error=error),
+            f"{where}{sep}strike",
+            error=error,
+            complete=True,
+        ),
+        placed=None
+        if placed is None
+        else json_fields.point(placed, f"{where}{sep}placed", error=error),
+        intent=_read_intent(obj.get("intent"), f"{where}{sep}intent", error),
     )
 
 
@@ -542,13 +568,7 @@ def read_record(lines: Iterable[str]) -> Record:
         where = f"line {number}"
         kind = obj.get("type")
         if kind == "stroke":
-            placed = obj.get("placed")
-            action = Action(
-                strike=read_strike(_field(obj, "strike", where), f"{where}: strike"),
-                placed=None if placed is None else _point(placed, f"{where}: placed"),
-                intent=_read_intent(obj.get("intent"), f"{where}: intent"),
-            )
-            entries.append(RecordedStroke(number, action, obj))
+            entries.append(RecordedStroke(number, read_action(obj, where), obj))
         elif kind == "choice":
             option = obj.get("option")
             if not isinstance(option, str) or option not in _OPTIONS:
