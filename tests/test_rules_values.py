@@ -74,3 +74,17 @@ def test_a_state_shows_as_its_one_line() -> None:
     assert shown == f"GameState({position.write(state)!r})"
     assert len(shown) < 100
     assert position.read(ast.literal_eval(shown.removeprefix("GameState(")[:-1])) == state
+
+
+def test_the_physics_takes_the_referees_balls_as_its_names() -> None:
+    """Both sides of the boundary: ``simulate`` given ``Ball`` keys gives the same shot as
+    given plain names, and its rest positions are found under either."""
+    from onered.physics import Params, Strike, simulate, strike_to_launch
+
+    launch = strike_to_launch(Strike(speed=3.0, aim=91.0, height=0.3), Params())
+    balls = {Ball.WHITE: (0.95, 0.70), Ball.YELLOW: (1.2, 2.0), Ball.RED: (0.889, 3.245)}
+    by_ball = simulate(balls, Ball.WHITE, launch)  # type: ignore[arg-type]
+    by_name = simulate({b.value: p for b, p in balls.items()}, "white", launch)
+    assert by_ball.rest == by_name.rest
+    assert by_ball.events == by_name.events
+    assert by_name.rest["red"] == by_name.rest[Ball.RED]  # type: ignore[index]
