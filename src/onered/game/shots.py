@@ -8,8 +8,8 @@ from the position before it. A second device animates the other player's stroke 
 
 from __future__ import annotations
 
-from onered.game.model import Action, StrokeRecord
-from onered.game.record import LineKind, RecordError, read_strike
+from onered.game.model import StrokeRecord
+from onered.game.record import LineKind, RecordError, read_action
 from onered.game.session import Session, SessionError
 
 
@@ -27,15 +27,11 @@ def stroke_again(session: Session, seq: int) -> StrokeRecord:
     if entry.kind is not LineKind.STROKE or "strike" not in entry.line:
         raise _no_line(seq, f"line {seq} is no simulated stroke")
     try:
-        strike = read_strike(entry.line["strike"], f"line {seq}.strike")
+        action = read_action(entry.line, f"line {seq}", sep=".")  # the record's one reader
     except RecordError as exc:
         raise _no_line(seq, str(exc)) from None
-    raw = entry.line.get("placed")
-    placed = None
-    if isinstance(raw, list) and len(raw) == 2:
-        placed = (float(raw[0]), float(raw[1]))
     before = Session.from_lines(session.texts()[:seq])
     try:
-        return before.plan_play(Action(strike=strike, placed=placed)).stroke
+        return before.plan_play(action).stroke
     except SessionError as exc:  # pragma: no cover - a stored stroke is played again
         raise _no_line(seq, f"line {seq} cannot be simulated again: {exc}") from None
