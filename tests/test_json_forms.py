@@ -24,7 +24,7 @@ from onered.game.record import (
     read_record,
     read_strike,
 )
-from onered.game.replay import check_referee
+from onered.game.replay import check_referee, replay
 from onered.game.summary import RecordedVerdict
 from onered.physics.cue import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET, MIN_ELEVATION
 from onered.physics.types import Launch, Strike
@@ -256,3 +256,14 @@ def test_a_verdict_is_json_and_its_visit_facts_read_back(match: Match) -> None:
             verdict.break_,
         )
         assert facts.visit_over is (verdict.visit_over or verdict.winner is not None)
+
+
+def test_a_handicap_games_record_replays_to_the_same_lines() -> None:
+    game = Game(
+        Match(target=50, players=("Ivanov", "Petrov"), handicap=(0, 20)), PhysicsSimulator()
+    )
+    game.play(Action(strike=Strike(2.5, 80.0), placed=(0.8, 0.6)))
+    record = read_record(game_lines(game))
+    assert record.header.match.handicap == (0, 20)
+    report = replay(record)  # the header's match, handicap and all, is played again
+    assert (report.simulation, report.referee) == (None, None)
