@@ -256,6 +256,18 @@ def test_a_players_figures_game_by_game(api: Api) -> None:
     assert api.get(f"/players/{P1}").status == 200
 
 
+def test_a_stored_summary_that_does_not_read_is_the_stores_fault(api: Api) -> None:
+    made = new_match(api)
+    game = made["game"]["id"]
+    with api.app.state.store.edit(game) as edit:  # as a broken or foreign database would
+        edit.set_summary({"players": [P1, P2], "target": 6, "score": [0, "x"]})
+    for path in (f"/api/matches/{made['id']}", f"/api/players/{P1}"):
+        r = api.get(path)
+        assert r.status == 500, r.text
+        assert r.body["code"] == "store"
+        assert r.body["error"].startswith(f"game {game}: summary.score[1]: expected an integer")
+
+
 def test_a_handicap_game_exports_and_reimports_with_its_handicap(api: Api) -> None:
     made = new_match(api, handicap=[0, 4], target=20)
     game = made["game"]

@@ -13,6 +13,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from onered.protocol import json_fields
+from onered.protocol.json_fields import ErrorType, ProtocolError
 from onered.rules import Verdict
 
 
@@ -131,6 +133,65 @@ class Summary:
             "winner": self.winner,
             "next": self.next,
         }
+
+    @classmethod
+    def from_json(
+        cls, obj: object, where: str = "summary", *, error: ErrorType = ProtocolError
+    ) -> Summary:
+        """The summary :meth:`to_json` wrote: the one reader of it (the list of games, the
+        match's and the player's pages). ``where`` names it in an error; a summary that
+        does not read is an ``error`` (the web store's ``StoreError``: its rows are the
+        server's own writing)."""
+        data = json_fields.json_object(obj, where, error=error)
+        players = json_fields.field(data, "players", where, error=error)
+        if (
+            type(players) is not list
+            or len(players) != 2
+            or not all(isinstance(p, str) and p for p in players)
+        ):
+            raise error(f"{where}.players: expected two names, got {json_fields.show(players)}")
+        score = json_fields.field(data, "score", where, error=error)
+        if type(score) is not list or len(score) != 2:
+            raise error(f"{where}.score: expected two integers, got {json_fields.show(score)}")
+        a, b = (
+            json_fields.integer(p, f"{where}.score[{k}]", 0, error=error)
+            for k, p in enumerate(score)
+        )
+        names = (players[0], players[1])
+        return cls(
+            players=names,
+            target=json_fields.integer(
+                json_fields.field(data, "target", where, error=error),
+                f"{where}.target",
+                1,
+                error=error,
+            ),
+            score=(a, b),
+            strokes=json_fields.integer(
+                json_fields.field(data, "strokes", where, error=error),
+                f"{where}.strokes",
+                0,
+                error=error,
+            ),
+            winner=_player_or_none(data, "winner", names, where, error),
+            next=_player_or_none(data, "next", names, where, error),
+        )
+
+
+def _player_or_none(
+    data: Mapping[str, object],
+    key: str,
+    players: tuple[str, str],
+    where: str,
+    error: ErrorType,
+) -> str | None:
+    """``data[key]``: one of ``players`` or ``null``."""
+    value = json_fields.field(data, key, where, error=error)
+    if value is not None and value not in players:
+        raise error(
+            f"{where}.{key}: expected one of the players or null, got {json_fields.show(value)}"
+        )
+    return value if value is None else str(value)
 
 
 def summary(

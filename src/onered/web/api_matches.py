@@ -20,7 +20,6 @@ being played.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Request
@@ -39,12 +38,13 @@ from onered.game.series import (
     standing,
 )
 from onered.game.session import HUMAN, Session
+from onered.game.summary import Summary
 from onered.rules import Ball, Match
 from onered.web.errors import ApiError
 from onered.web.games import TOKEN_HEADER
 from onered.web.match_store import MatchConflictError, MatchRow, MatchStore
 from onered.web.pages import page
-from onered.web.store import GameRow, Mode, Store
+from onered.web.store import GameRow, Mode, Store, StoreError
 from onered.web.view import summary_json
 
 router = APIRouter()
@@ -115,32 +115,28 @@ def _known(matches: MatchStore, match_id: str) -> MatchRow:
     return row
 
 
-def summary_score(summary: Mapping[str, object]) -> tuple[list[str], list[int]]:
-    """The players and the score kept in a game's summary (``record.summary_json``)."""
-    players = summary.get("players")
-    score = summary.get("score")
-    names = [str(p) for p in players] if isinstance(players, list) else []
-    points = [int(p) for p in score] if isinstance(score, list) else [0] * len(names)
-    return names, points
+def game_summary(row: GameRow) -> Summary:
+    """A stored game's summary (``Summary.to_json`` as the store keeps it), read by the game
+    core's one reader; one that does not read is the store's fault (``StoreError``, 500)."""
+    return Summary.from_json(row.summary, f"game {row.id}: summary", error=StoreError)
 
 
 def _game_json(number: int, row: GameRow | None, game_id: str, series: Series) -> dict[str, Any]:
     if row is None:  # deleted behind the app's back: shown as such, counted as unfinished
         return {"number": number, "id": game_id, "missing": True}
-    summary = row.summary
-    players, score = summary_score(summary)
-    winner = summary.get("winner")
+    summary = game_summary(row)
+    players = summary.players
     return {
         "number": number,
         "id": game_id,
-        "breaker": players[0] if players else None,
-        "players": players,
-        "score": dict(zip(players, score, strict=False)),
-        "winner": winner,
-        "strokes": summary.get("strokes", 0),
+        "breaker": players[0],
+        "players": list(players),
+        "score": dict(zip(players, summary.score, strict=True)),
+        "winner": summary.winner,
+        "strokes": summary.strokes,
         "started": row.created,
         "last": row.updated,
-        "over": winner is not None,
+        "over": summary.winner is not None,
         "handicap": {
             name: series.handicap[series.players.index(name)]
             for name in players

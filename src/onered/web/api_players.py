@@ -20,7 +20,7 @@ from fastapi.responses import HTMLResponse
 
 from onered.game.session import Session
 from onered.game.stats import PlayerStats, Tally
-from onered.web.api_matches import match_store, summary_score
+from onered.web.api_matches import game_summary, match_store
 from onered.web.errors import ApiError
 from onered.web.pages import page
 from onered.web.store import GameRow, Store
@@ -48,17 +48,16 @@ def _object(value: object) -> dict[str, Any]:
 
 
 def _game_figures(row: GameRow, me: str, figures: PlayerStats, opponent: str) -> dict[str, Any]:
-    summary = row.summary
-    players, points = summary_score(summary)
-    score = dict(zip(players, points, strict=False))
-    winner = summary.get("winner")
+    summary = game_summary(row)
+    score = dict(zip(summary.players, summary.score, strict=True))
+    winner = summary.winner
     return {
         "id": row.id,
         "mode": row.mode.value,
         "created": row.created,
         "opponent": opponent,
         "score": [score.get(me, 0), score.get(opponent, 0)],
-        "target": summary.get("target"),
+        "target": summary.target,
         "result": None if winner is None else ("won" if winner == me else "lost"),
         "strokes": figures.strokes,
         "visits": figures.visits,
