@@ -78,6 +78,32 @@ def test_the_aim_check_warns_of_a_ball_in_baulk_struck_straight_from_hand(club: 
     assert r.status == 422
 
 
+@pytest.mark.parametrize("placed", ["[NaN, 0.65]", "[0.95, Infinity]", "[0.95, 1e999]"])
+def test_a_placement_not_finite_is_refused_by_the_game_on_either_route(
+    club: Api, placed: str
+) -> None:
+    """JSON text with NaN, Infinity or an overflowing number (read as a float by the HTTP
+    layer) reaches the game, whose one placement check refuses it by name, seated or not."""
+    game, token = new_play(club)
+    mine = club.post(f"/api/games/{game}/seats", json={"player": 0}, token=token).body["mine"]
+    text = '{"strike": {"speed": 2, "aim": 90}, "placed": ' + placed + "}"
+    json_type = {"Content-Type": "application/json"}
+    answers = [
+        club.post(f"/api/games/{game}/play", content=text, token=token, headers=json_type),
+        club.post(
+            f"/api/games/{game}/seat/play",
+            content=text,
+            headers={**json_type, "X-Seat-Token": mine},
+        ),
+    ]
+    for r in answers:
+        assert r.status == 422, r.text
+        assert r.body["code"] == "bad_stroke"
+        assert r.error.startswith("placed: (")
+        assert r.error.endswith(") is not a point [x, y] of finite numbers")
+    assert club.game(game)["state"]["version"] == 1
+
+
 def test_seats_let_each_player_strike_on_his_own_turn_only(club: Api) -> None:
     game, token = new_play(club)
     r = club.post(f"/api/games/{game}/seats", json={"player": 0}, token=token)

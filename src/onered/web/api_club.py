@@ -279,9 +279,7 @@ def seat_play(
 ) -> dict[str, Any]:
     """A stroke by the player of this seat, on his own turn only."""
     game = _seated_turn(request, game_id, x_seat_token)
-    if body.placed is not None and not all(math.isfinite(c) for c in body.placed):
-        raise ApiError(422, "placed: expected two finite numbers", "bad_input")
-    action = Action(strike=body.strike.strike(), placed=body.placed)
+    action = Action(strike=body.strike.strike(), placed=body.placed)  # checked by the game
     with games_of(request).lock:  # the shared session is read while simulating
         played = game.plan_play(action)
     after = body.after if body.after is not None else len(game.entries)

@@ -5,7 +5,6 @@ core's refusals rise to ``onered.web.errors``' one handler."""
 
 from __future__ import annotations
 
-import math
 import zlib
 from typing import Any
 
@@ -86,10 +85,7 @@ def play_stroke(game_id: AuthorizedId, body: PlayBody, games: GamesDep) -> dict[
     """Play a stroke on the simulated table; the answer has the shot to animate. The shot
     is simulated from the current position before the game is locked, then kept."""
     session = _played_game(games, game_id)
-    placed = body.placed
-    if placed is not None and not all(math.isfinite(c) for c in placed):
-        raise ApiError(422, "placed: expected two finite numbers", "bad_input")
-    action = Action(strike=body.strike.strike(), placed=placed)
+    action = Action(strike=body.strike.strike(), placed=body.placed)  # checked by the game
     with games.lock:
         after = body.after if body.after is not None else len(session)
         played: Played = plan_human(session, action)
