@@ -34,7 +34,6 @@ from onered.rules.model import CANNON_LIMIT, HAZARD_LIMIT
 from onered.rules.referee import red_spot_at
 from onered.table import Point
 
-_BALLS = {b.value: b for b in Ball}
 _CUE_BALLS = (Ball.WHITE, Ball.YELLOW)
 _FIELDS = {"balls", "to_play", "score", "break", "target", "counters", "baulk_crossed", "players"}
 DEFAULT_PLAYERS = ("Player 1", "Player 2")
@@ -84,19 +83,16 @@ def position_from_json(obj: Any) -> Position:
         raise AdviceError(f"balls: expected an object of ball: [x, y], got {_show(raw_balls)}")
     balls: dict[Ball, Point] = {}
     for name, at in raw_balls.items():
-        ball = _BALLS.get(name)
-        if ball is None:
-            raise AdviceError(f"balls: unknown ball {name!r} (expected white, yellow or red)")
+        ball = json_fields.ball(name, "balls", error=AdviceError)
         if at is None:
             raise AdviceError(
                 f"balls.{name}: null — put the ball on the table, or leave it out when it is "
                 "off the table"
             )
         balls[ball] = point_from_json(at, f"balls.{name}")
-    to_play_name = obj.get("to_play", "white")
-    to_play = _BALLS.get(to_play_name) if isinstance(to_play_name, str) else None
+    to_play = json_fields.ball(obj.get("to_play", "white"), "to_play", error=AdviceError)
     if to_play not in _CUE_BALLS:
-        raise AdviceError(f"to_play: expected 'white' or 'yellow', got {_show(to_play_name)}")
+        raise AdviceError(f"to_play: expected 'white' or 'yellow', got {_show(to_play.value)}")
     striker = _CUE_BALLS.index(to_play)
     target = _int(obj.get("target", 100), "target", 1)
     score_raw = obj.get("score", [0, 0])

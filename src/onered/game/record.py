@@ -78,7 +78,6 @@ MAX_BYTES = 16 * 1024 * 1024
 MAX_LINES = 100_001
 MAX_LINE_CHARS = 1_000_000
 
-_BALLS = {b.value: b for b in Ball}
 _OPTIONS = {o.value: o for o in Option}
 _SCORES = {k.value: k for k in ScoreKind}
 
@@ -428,12 +427,6 @@ def read_strike(value: Any, where: str) -> Strike:
     return strike_from_json(value, where, error=RecordError, complete=True)
 
 
-def _ball(value: Any, where: str) -> Ball:
-    if not isinstance(value, str) or value not in _BALLS:
-        raise RecordError(f"{where}: expected white, yellow or red, got {json.dumps(value)}")
-    return _BALLS[value]
-
-
 def _read_lag(value: Any, where: str) -> Lag | None:
     if value is None:
         return None
@@ -468,7 +461,9 @@ def _read_lag(value: Any, where: str) -> Lag | None:
     first = _field(choice, "play_first", f"{where}.choice")
     if not isinstance(first, bool):
         raise RecordError(f"{where}.choice.play_first: expected true or false")
-    ball = _ball(_field(choice, "ball", f"{where}.choice"), f"{where}.choice.ball")
+    ball = json_fields.ball(
+        _field(choice, "ball", f"{where}.choice"), f"{where}.choice.ball", error=RecordError
+    )
     return Lag(strokes=(strokes[0], strokes[1]), winner=winner, choice=LagChoice(first, ball))
 
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from onered.errors import OneredError
+from onered.protocol import json_fields
 from onered.rules import Ball, Match
 
 #: Longest match offered (games).
@@ -125,7 +126,10 @@ class Series:
                 best_of=obj["best_of"],
                 target=obj["target"],
                 handicap=(handicap[0], handicap[1]),
-                balls=(Ball(balls[0]), Ball(balls[1])),
+                balls=(
+                    json_fields.ball(balls[0], "series: balls[0]", error=SeriesError),
+                    json_fields.ball(balls[1], "series: balls[1]", error=SeriesError),
+                ),
                 first=obj["first"],
             )
         except SeriesError:

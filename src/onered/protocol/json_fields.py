@@ -22,6 +22,7 @@ from typing import Any
 import orjson
 
 from onered.errors import OneredError
+from onered.rules.model import Ball, RulesError
 
 
 class ProtocolError(OneredError, ValueError):
@@ -179,6 +180,17 @@ def point(value: object, where: str, *, error: ErrorType = ProtocolError) -> tup
             return (x, y)  # the common case, without building the fields' names
         return (number(x, f"{where}[0]", error=error), number(y, f"{where}[1]", error=error))
     raise error(f"{where}: expected [x, y], got {show(value)}")
+
+
+def ball(value: object, where: str, *, error: ErrorType = ProtocolError) -> Ball:
+    """A ball's name (``"white"``, ``"yellow"``, ``"red"``): the rules' one reader,
+    :meth:`~onered.rules.Ball.named`, its refusal said in the caller's error family."""
+    if not isinstance(value, str):
+        raise error(f"{where}: expected a ball's name (white, yellow, red), got {show(value)}")
+    try:
+        return Ball.named(value, where)
+    except RulesError as exc:
+        raise error(exc.message) from None
 
 
 def point_json(p: tuple[float, float]) -> list[float]:

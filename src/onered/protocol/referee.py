@@ -22,6 +22,7 @@ from typing import IO, Any
 from onered import rules
 from onered.protocol.json_fields import (
     ProtocolError,
+    ball,
     dumps_line,
     get_bool,
     loads_object,
@@ -59,18 +60,13 @@ __all__ = [
     "verdict_json",
 ]
 
+#: Each ball by its name: the fast paths' table (``json_fields.ball`` reads a name that is
+#: not in it and says what is wrong).
 _BALLS = {b.value: b for b in Ball}
 _FIRST_HIT: dict[str, Ball | rules.Both] = {**_BALLS, "both": BOTH}
 _FOULS = {f.value: f for f in FoulCode}
 _SPOTS = {s.value: s for s in Spot}
 _OPTIONS = {o.value: o for o in Option}
-
-
-def _ball(name: str, where: str) -> Ball:
-    ball = _BALLS.get(name)
-    if ball is None:
-        raise ProtocolError(f"{where}: unknown ball {name!r} (balls are white, yellow, red)")
-    return ball
 
 
 _MISSING = object()
@@ -83,11 +79,11 @@ def _balls(obj: Mapping[str, object], key: str) -> tuple[Ball, ...]:
     if value is _MISSING:
         return ()
     if type(value) is list:
-        try:  # the common case: known names
+        try:  # the common case: known names, looked up in the names' table
             return tuple([_BALLS[name] for name in value])
         except (KeyError, TypeError):
-            pass  # the slow path below says what is wrong
-    return tuple(_ball(name, key) for name in string_list(obj, key))
+            pass  # the slow path below, the one reader of a ball's name, says what is wrong
+    return tuple(ball(name, key) for name in string_list(obj, key))
 
 
 def _flag(obj: Mapping[str, object], key: str, default: bool) -> bool:
@@ -128,7 +124,7 @@ def parse_match(obj: Mapping[str, object]) -> Match:
     if players[0] == players[1]:
         raise ProtocolError(f"players: the two names must differ, got {show(players)}")
     names = string_list(obj, "balls") if "balls" in obj else ["white", "yellow"]
-    balls = tuple(_ball(n, "balls") for n in names)
+    balls = tuple(ball(n, "balls") for n in names)
     if len(balls) != 2 or set(balls) != {Ball.WHITE, Ball.YELLOW}:
         raise ProtocolError(
             f"balls: expected 'white' and 'yellow' in some order, got {show(names)}"
@@ -212,7 +208,7 @@ def parse_stroke(obj: Mapping[str, object]) -> Stroke:
                 f"positions: expected an object of ball: [x, y], got {show(positions_raw)}"
             )
         positions = {
-            _ball(name, "positions"): _surface_point(p, f"positions.{name}")
+            _BALLS.get(name) or ball(name, "positions"): _surface_point(p, f"positions.{name}")
             for name, p in positions_raw.items()
         }
     occupied = _NO_SPOTS
