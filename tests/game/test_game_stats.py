@@ -104,8 +104,20 @@ def test_the_histogram_is_an_svg_with_a_bar_per_class_and_player() -> None:
         (['{"type": "stroke"}'], "g: line 1: the first line must be the match line"),
         (['{"type": "stroke", "verdict": {}}'], "g: line 1: a record starts with its match line"),
         (
-            ['{"type": "match", "players": ["a", "b"], "record": 2}', '{"type": "stroke"}'],
+            [
+                '{"type": "match", "players": ["a", "b"], "target": 9, "record": 2}',
+                '{"type": "stroke"}',
+            ],
             "g: line 2: verdict: missing",
+        ),
+        # the header is read by the protocol's one reader of a match line
+        (
+            ['{"type": "match", "players": ["a", "a"], "target": 9, "record": 2}'],
+            "g: line 1: players: the two names must differ",
+        ),
+        (
+            ['{"type": "match", "players": ["a", "b"], "record": 2}'],
+            "g: line 1: target: expected an integer of at least 1",
         ),
         (
             ['{"type": "match", "players": ["a", "b"], "target": 10}', '{"type": "strok"}'],

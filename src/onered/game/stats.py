@@ -26,7 +26,8 @@ from onered.errors import OneredError
 from onered.game.record import LineKind, RecordError, parse_text
 from onered.game.session import Session
 from onered.game.summary import RecordedVerdict, visits
-from onered.protocol.referee import verdict_json
+from onered.protocol.json_fields import ProtocolError
+from onered.protocol.referee import parse_match, verdict_json
 
 #: Break classes of the distribution: 0, 1-9, 10-19, ..., 90-99, 100 and more.
 BREAK_BINS: tuple[tuple[int, int | None], ...] = (
@@ -210,9 +211,10 @@ class Tally:
         if not lines or lines[0].get("type") != "match":
             raise StatsError(f"{where}: line 1: a record starts with its match line")
         header = lines[0]
-        players = header.get("players")
-        if not isinstance(players, list) or len(players) != 2:
-            raise StatsError(f"{where}: line 1: players: expected two names")
+        try:
+            players = parse_match(header).players  # the one reader of a match line
+        except ProtocolError as exc:
+            raise StatsError(f"{where}: line 1: {exc}") from None
         entrants = header.get("entrants") or {}
         verdicts: list[tuple[int, Mapping[str, Any]]] = []
         for number, line in enumerate(lines[1:], start=2):
@@ -222,7 +224,7 @@ class Tally:
             if not isinstance(verdict, dict):
                 raise StatsError(f"{where}: line {number}: verdict: missing (not a game record?)")
             verdicts.append((number, verdict))
-        self._add(players, entrants if isinstance(entrants, dict) else {}, verdicts, where)
+        self._add(list(players), entrants if isinstance(entrants, dict) else {}, verdicts, where)
 
     def add_session(self, game: Session, where: str = "game") -> None:
         """Add one game as read and judged by ``onered.game.session`` (any file it reads)."""
