@@ -9,7 +9,7 @@ import io
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from onered.cli import main
@@ -23,7 +23,10 @@ def _play(tmp_path: Path, *extra: str) -> tuple[int, str, Path]:
     err = io.StringIO()
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
         status = main(
-            ["play", "--quiet", "--no-lag", "--max-strokes", "1", "--record", str(path), *extra]
+            [
+                *("play", "--quiet", "--no-lag", "--max-strokes", "1", "--record", str(path)),
+                *("--p1", "ai:novice", "--p2", "ai:novice", *extra),
+            ]
         )
     return status, err.getvalue(), path
 
@@ -50,7 +53,7 @@ def test_a_target_import_refuses_is_refused_before_playing(tmp_path: Path) -> No
     [("Ann,ann", "--names"), ("Ann", "--names"), ("Ann,\u200bBob", "--names[1]"), (",Bob", "")],
 )
 def test_names_import_refuses_are_refused(tmp_path: Path, names: str, where: str) -> None:
-    status, err, path = _play(tmp_path, "--names", names)
+    status, err, path = _play(tmp_path, f"--names={names}")
     assert status == 2
     assert err.startswith(f"onered play: {where}")
     assert not path.exists()
@@ -62,16 +65,20 @@ def test_names_are_written_as_import_keeps_them(tmp_path: Path) -> None:
     assert Session.from_text(path.read_text(encoding="utf-8")).match.players == ("Ann Lee", "Bob")
 
 
-_NAME = st.text(st.characters(codec="utf-8", exclude_characters=","), max_size=45)
+_NAME = st.one_of(
+    st.text(st.sampled_from("Ann Bob\tЁж"), max_size=45),  # mostly names import keeps
+    st.text(st.characters(codec="utf-8", exclude_characters=","), max_size=45),
+)
 
 
 @settings(max_examples=25)
-@given(a=_NAME, b=_NAME, target=st.integers(-5, 200_000))
+@given(a=_NAME, b=_NAME, target=st.one_of(st.integers(1, 200), st.integers(-5, 200_000)))
 def test_the_command_refuses_exactly_what_import_refuses(
     tmp_path_factory: pytest.TempPathFactory, a: str, b: str, target: int
 ) -> None:
     tmp_path = tmp_path_factory.mktemp("names")
-    status, err, path = _play(tmp_path, "--names", f"{a},{b}", "--target", str(target))
+    status, err, path = _play(tmp_path, f"--names={a},{b}", f"--target={target}")
+    event(f"status {status}")
     if status == 0:
         assert _imports(path)
     else:
