@@ -8,7 +8,7 @@ import re
 import pytest
 from web_support import Api
 
-from onered.web.pages import LAYOUT, PAGES, STATIC_DIR, render
+from onered.web.pages import LAYOUT, PAGES, STATIC_DIR, TEMPLATES_DIR, render
 
 
 @pytest.mark.parametrize("name", sorted(PAGES))
@@ -25,13 +25,13 @@ def test_every_page_is_the_layout_filled_with_its_own_part(name: str) -> None:
     assert 'data-i18n="app.title"' in text
     assert '<select id="lang">' in text
     assert re.search(r'<script type="module" src="/static/\w+\.js"></script>\n</body>', text)
-    own = (STATIC_DIR / page.file).read_text(encoding="utf-8")
+    own = (TEMPLATES_DIR / page.file).read_text(encoding="utf-8")
     for tag in ("<head", "<header", "<body"):
         assert tag not in own
 
 
 def test_no_page_is_left_out() -> None:
-    parts = {p.name for p in STATIC_DIR.glob("*.html")} - {LAYOUT}
+    parts = {p.name for p in TEMPLATES_DIR.glob("*.html")} - {LAYOUT}
     assert parts == {p.file for p in PAGES.values()}
 
 
@@ -51,3 +51,13 @@ def test_a_games_pages_are_served_put_together(api: Api) -> None:
         r = api.get(f"/{path}/{game}")
         assert r.status == 200
         assert r.text == render(name)
+
+
+@pytest.mark.parametrize("file", sorted({LAYOUT} | {p.file for p in PAGES.values()}))
+def test_a_pages_part_is_not_served_alone(api: Api, file: str) -> None:
+    """Only the pages put together are served: their parts and the layout live outside the
+    served folder, so ``/static/<page>.html`` is no half page."""
+    assert not (STATIC_DIR / file).exists()
+    assert (TEMPLATES_DIR / file).is_file()
+    assert api.get(f"/static/{file}").status == 404
+    assert api.get("/static/style.css").status == 200

@@ -1,6 +1,6 @@
 """The club's routes: the TV board, two players on two devices, take-back, the aim check.
 
-* ``GET /board/{id}``: the full-screen board for a club's TV (``static/board.html``).
+* ``GET /board/{id}``: the full-screen board for a club's TV (``templates/board.html``).
 * ``GET /api/games/{id}/aim?x&y&aim``: from hand, whether a straight aim reaches a ball in
   baulk first (``onered.rules.possible.aim_warning``), so the page warns before the strike.
 * ``GET /api/games/{id}/shots/{seq}``: the animation of a played stroke, simulated again

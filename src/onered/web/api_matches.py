@@ -7,7 +7,7 @@
   time), the score in games, the winner once decided, and the match clock.
 * ``POST /api/matches/{id}/next`` (the match's secret in ``X-Game-Token``, ``after``: the
   games the client saw) starts the next game once the last one is over.
-* ``GET /matches/{id}``: the match page (``static/match.html``).
+* ``GET /matches/{id}``: the match page (``templates/match.html``).
 
 The match logic (who has won, who breaks, the handicap of each game, whether the next game
 may start, the clock) and the settings' JSON are ``onered.game.series``'s; the matches are

@@ -3,7 +3,7 @@
 * ``GET /api/players/{name}``: the newest :data:`MAX_GAMES` games in which ``name`` played
   (the exact name, any case), oldest first, each with its figures; his figures over them all;
   his top breaks. 404 when no game has that player.
-* ``GET /players/{name}``: the page (``static/player.html``), which plots the figures over
+* ``GET /players/{name}``: the page (``templates/player.html``), which plots the figures over
   time.
 
 Every figure is counted by ``onered.game.stats`` from the games' verdicts (visits, breaks,

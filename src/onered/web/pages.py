@@ -1,6 +1,7 @@
-"""The pages: one layout (``static/layout.html``: the head and the header every page shares)
-filled with each page's own part (``static/<page>.html``: what follows the header), each
-page talking to the JSON API.
+"""The pages: one layout (``templates/layout.html``: the head and the header every page
+shares) filled with each page's own part (``templates/<page>.html``: what follows the
+header), each page talking to the JSON API. The templates are not served as they are (only
+``static/``, the scripts, styles and images, is): a page is only ever the layout filled.
 
 A page's title, its extra stylesheets, its body's class and what its header says besides
 the brand are in :data:`PAGES`; :func:`page` answers with the page put together (once per
@@ -21,8 +22,10 @@ from fastapi.responses import HTMLResponse
 
 from onered.web.games import Games, GamesDep
 
-#: Where the front end's files are.
+#: Where the front end's served files are (``/static/...``): scripts, styles, images.
 STATIC_DIR = Path(__file__).parent / "static"
+#: Where the pages' layout and parts are (not served as they are).
+TEMPLATES_DIR = Path(__file__).parent / "templates"
 #: The head and the header every page shares.
 LAYOUT = "layout.html"
 
@@ -31,9 +34,10 @@ router = APIRouter(include_in_schema=False)
 
 @dataclass(frozen=True, slots=True)
 class Page:
-    """A page: its own part (``file``), its title (the catalogue key ``title`` and the
-    English ``fallback`` shown before the words load), its extra ``styles`` (files of
-    ``static/``), its body's ``css`` class, and what its header says after the brand:
+    """A page: its own part (``file`` of ``templates/``), its title (the catalogue key
+    ``title`` and the English ``fallback`` shown before the words load), its extra
+    ``styles`` (files of ``static/``), its body's ``css`` class, and what its header says
+    after the brand:
     ``heading`` (a catalogue key; ``None``: nothing) in an element of class
     ``heading_class``, then ``aside`` (HTML of the page's own)."""
 
@@ -94,7 +98,7 @@ PAGES: dict[str, Page] = {
 def render(name: str) -> str:
     """Page ``name`` of :data:`PAGES`, put together from the layout and its own part."""
     p = PAGES[name]
-    layout = Template((STATIC_DIR / LAYOUT).read_text(encoding="utf-8"))
+    layout = Template((TEMPLATES_DIR / LAYOUT).read_text(encoding="utf-8"))
     styles = "".join(
         f'  <link rel="stylesheet" href="/static/{html.escape(s)}">\n' for s in p.styles
     )
@@ -104,7 +108,7 @@ def render(name: str) -> str:
         styles=styles,
         body_class=f' class="{html.escape(p.css)}"' if p.css else "",
         heading=p.header(),
-        body=(STATIC_DIR / p.file).read_text(encoding="utf-8"),
+        body=(TEMPLATES_DIR / p.file).read_text(encoding="utf-8"),
     )
 
 
