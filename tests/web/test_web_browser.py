@@ -175,6 +175,24 @@ def test_mark_a_75_cannon_run_see_the_calls_and_the_foul_undo_and_switch_languag
     assert "более семидесяти пяти карамболей подряд" in page.text("#log tbody tr")
 
 
+def test_the_home_page_offers_the_servers_levels_in_the_pages_language(page: Page) -> None:
+    """The levels are the server's grammar's (``/api/player-spec``), its default chosen,
+    each named in the page's language, renamed when the language changes."""
+    grammar = httpx.get(page.base + "/api/player-spec").json()
+    pg = page.open("/")
+    strength = pg.locator("#play-form select[name=strength] option")
+    assert strength.evaluate_all("os => os.map(o => o.value)") == grammar["levels"]
+    assert pg.input_value("#play-form select[name=strength]") == grammar["default_level"]
+    english = strength.all_inner_texts()
+    assert english == ["novice", "beginner", "amateur", "club player", "pro", "master"]
+    pg.select_option("#lang", "ru")
+    pg.wait_for_selector('html[lang="ru"] body[data-ready]')
+    russian = strength.all_inner_texts()
+    assert russian[0] == "впервые у стола"
+    assert russian[-1] == "мастер"
+    assert strength.evaluate_all("os => os.map(o => o.value)") == grammar["levels"]
+
+
 def test_claim_a_foul_and_choose_the_option(page: Page, server: Server) -> None:
     made = httpx.post(server.base + "/api/games", json={"players": [P1, P2]}).json()
     pg = page.open(f"/mark/{made['id']}#token={made['token']}")

@@ -25,7 +25,7 @@ def used_keys() -> set[str]:
     for text in texts:
         keys |= set(re.findall(r'data-i18n(?:-page|-title|-placeholder)?="([\w.]+)"', text))
         keys |= set(re.findall(r'\bt\("([\w.]+)"', text))
-        # keys built from a prefix and a value: home.mode.<mode>, home.strength.<name>
+        # keys built from a prefix and a value: home.mode.<mode>
         for prefix in re.findall(r"t\(`([\w.]+)\.\$\{", text):
             keys |= {k for k in i18n.UI if k.startswith(prefix + ".")}
     return keys

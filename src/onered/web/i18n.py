@@ -59,11 +59,10 @@ AI_LEVELS: dict[Level, dict[Lang, str]] = by_code("level", Level)
 #: the ball's name.
 REASONS: dict[Reason, dict[Lang, str]] = by_code("possible", Reason)
 
-#: The pages' own labels, the computer's levels as ``home.strength.<level>``, and the
-#: errors as ``error.<code>``.
+#: The pages' own labels and the errors as ``error.<code>`` (the computer's levels are the
+#: bundle's ``ai_levels``, one table for every page).
 UI: dict[str, dict[Lang, str]] = {
     **section("web"),
-    **{f"home.strength.{level.value}": names for level, names in AI_LEVELS.items()},
     **{f"error.{code}": names for code, names in section("error").items()},
 }
 

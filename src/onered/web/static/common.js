@@ -239,8 +239,7 @@ export function who(name, entrants = I.entrants) {
   if (name === null || name === undefined) return "";
   const level = aiLevel(name, entrants);
   if (level === null) return name;
-  const levelText = (I.bundle && I.bundle.ai_levels && I.bundle.ai_levels[level]) || level;
-  return t("ai.name", { level: levelText });
+  return t("ai.name", { level: word("ai_levels", level) });
 }
 
 // --- keys by position -------------------------------------------------------------------------

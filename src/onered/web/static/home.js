@@ -1,5 +1,5 @@
 // The home page: start a marked match or a game, import a file, list the games.
-import { I, api, ballName, capital, saveToken, setupPage, showError, t } from "./common.js";
+import { I, api, ballName, capital, saveToken, setupPage, showError, t, word } from "./common.js";
 import { loadGames, renderGames, setupGames } from "./find.js";
 
 const errorBox = document.getElementById("error");
@@ -9,9 +9,20 @@ function names(form) {
   let p2 = form.elements.p2.value.trim();
   if (form.id === "play-form" && form.elements.opponent.value === "ai") {
     const strength = form.elements.strength.value;
-    p2 = `${t("home.ai_name")} (${t(`home.strength.${strength}`)})`;
+    p2 = `${t("home.ai_name")} (${word("ai_levels", strength)})`;
   }
   return [p1, p2];
+}
+
+/** The computer's levels, as the server's grammar lists them (its default chosen), each
+ * named in the page's language. */
+function levelOptions() {
+  const select = document.getElementById("play-form").elements.strength;
+  const g = I.playerSpec;
+  if (select.options.length === 0) {
+    for (const level of g.levels) select.add(new Option(level, level, false, level === g.default_level));
+  }
+  for (const option of select.options) option.textContent = word("ai_levels", option.value);
 }
 
 function updateBreakerOptions() {
@@ -91,6 +102,7 @@ async function importFile(form) {
 }
 
 function rerender() {
+  levelOptions();
   updateBreakerOptions();
   renderGames();
 }
