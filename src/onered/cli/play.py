@@ -175,16 +175,17 @@ class _Printer:
         self.out.flush()
 
 
-def _player(spec: str, name: str, seed: int, simulator: PhysicsSimulator) -> Player:
+def _player(spec: str, name: str, seed: int, simulator: PhysicsSimulator, lang: Lang) -> Player:
     """The player ``spec`` describes (``players.parse_player``): the computer at its level,
-    or for ``human`` the person at this terminal (``onered.cli.human``)."""
+    or for ``human`` the person at this terminal (``onered.cli.human``), spoken to in
+    ``lang``."""
     from onered.cli.human import TerminalPlayer
     from onered.players import make_player, parse_player
 
     read = parse_player(spec)
     if read.is_computer:
         return make_player(read, seed, params=simulator.params, table=simulator.table)
-    return TerminalPlayer(name, lambda: sys.stdin.readline() or None, sys.stdout)
+    return TerminalPlayer(name, lambda: sys.stdin.readline() or None, sys.stdout, lang)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -211,8 +212,9 @@ def run(args: argparse.Namespace) -> int:
         )
     simulator = PhysicsSimulator()
     seeds = random.Random(args.seed)
+    lang = Lang(args.lang)
     players = {
-        name: _player(spec, name, seeds.getrandbits(32), simulator)
+        name: _player(spec, name, seeds.getrandbits(32), simulator, lang)
         for name, spec in zip(names, (args.p1, args.p2), strict=True)
     }
     record: TextIO | None = None
@@ -221,7 +223,6 @@ def run(args: argparse.Namespace) -> int:
             record = open(args.record, "w", encoding="utf-8")  # noqa: SIM115 - closed below
         except OSError as exc:
             raise FileError.writing(args.record, exc) from None
-    lang = Lang(args.lang)
     printer = _Printer(sys.stdout, lang, args.quiet)
     entrants = {names[0]: players[names[0]].description, names[1]: players[names[1]].description}
 
@@ -251,7 +252,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         game = play_game(players, settings, simulator, on_entry=on_entry, on_start=on_start)
     except Quit:
-        print("\nGame stopped.", file=sys.stdout)
+        print("\n" + texts.word("human.stopped", lang), file=sys.stdout)
         return 0
     finally:
         if record is not None:

@@ -144,6 +144,55 @@ WORDS: dict[str, str] = {
     "play.with_ball": "with the {ball}",
     "play.final": "Final score",
     "play.highest": "highest break",
+    # ``onered play --p1 human``: the person at the terminal (cli.human). The ``word.*`` are
+    # answers he may type (besides the English ones), ``pocket.*`` the pockets' short names.
+    "human.grammar": (
+        "a stroke: AIM SPEED [SIDE [HEIGHT]] — AIM in degrees (90 = up the table) or a ball or "
+        "pocket (red, yellow, white; pockets {pockets}; red-3 = 3 degrees right of the red), "
+        "SPEED in m/s (1 gentle, 3 firm, 6 hard), SIDE/HEIGHT tip offsets in ball radii "
+        "(right/up positive, within {max_tip}). '{table}' draws the table, '{quit}' stops."
+    ),
+    "human.ask.lag": "lag — the speed of your ball up the table (m/s, about 2.3)",
+    "human.ask.first": "you won the lag: play first? [Y/n]",
+    "human.ask.ball": "your ball: {white} or {yellow}? [{white}]",
+    "human.ask.option": "your opponent fouled: choose 1-{n}",
+    "human.ask.place": (
+        "place the {ball} in the D: X Y in metres (Enter: the middle of the baulk line)"
+    ),
+    "human.ask.stroke": "your stroke with the {ball} ('{help}')",
+    "human.stopped": "Game stopped.",
+    "human.word.help": "help",
+    "human.word.table": "table",
+    "human.word.quit": "quit",
+    "human.word.yes": "yes",
+    "human.word.no": "no",
+    "human.pocket.top_left": "tl",
+    "human.pocket.top_right": "tr",
+    "human.pocket.middle_left": "ml",
+    "human.pocket.middle_right": "mr",
+    "human.pocket.bottom_left": "bl",
+    "human.pocket.bottom_right": "br",
+    "human.error.stroke": "expected AIM SPEED [SIDE [HEIGHT]]",
+    "human.error.numbers": "SPEED, SIDE and HEIGHT are numbers, got '{got}'",
+    "human.error.speed": "SPEED: the speed must lie in (0, {max}] m/s, got {got}",
+    "human.error.tip": (
+        "SIDE, HEIGHT: the tip must be within {max} of the centre (in ball radii), here {got}"
+    ),
+    "human.error.degrees": "AIM: '{got}' is not a number of degrees",
+    "human.error.direction": "AIM: {got} is not a direction",
+    "human.error.at_cue": "AIM: '{got}' is where the cue ball stands",
+    "human.error.target": (
+        "AIM: '{got}' is neither a number of degrees, a ball nor a pocket ({pockets})"
+    ),
+    "human.error.own_ball": "AIM: the {ball} is your own cue ball",
+    "human.error.off_table": "AIM: the {ball} is not on the table",
+    "human.error.place": "expected X Y in metres (e.g. 0.95 0.6), or Enter",
+    "human.error.outside_d": (
+        "placed: {point} is outside the D (the semicircle of radius {radius} around {centre} "
+        "on the baulk side)"
+    ),
+    "human.error.touches": "placed: {point} touches the {ball} at {at}",
+    "human.error.lag": "the speed is a number of m/s in (0, {max}], got '{got}'",
     # The web pages' labels (web.i18n.UI without the ``web.`` prefix).
     "web.app.title": "Snooker-1-Red",
     "web.app.tagline": "English billiards with three balls: play in the browser, mark real matches",

@@ -144,6 +144,59 @@ WORDS: dict[str, str] = {
     "play.with_ball": "{ball} шаром",
     "play.final": "Итоговый счёт",
     "play.highest": "высшая серия",
+    # ``onered play --p1 human``: the person at the terminal (cli.human). The ``word.*`` are
+    # answers he may type (besides the English ones), ``pocket.*`` the pockets' short names.
+    "human.grammar": (
+        "удар: ПРИЦЕЛ СИЛА [ВИНТ [ВЫСОТА]] — ПРИЦЕЛ в градусах (90 — вверх по столу), или шар "
+        "(красный, жёлтый, белый), или луза ({pockets}: л/п — левая/правая, н — нижняя угловая, "
+        "с — средняя, в — верхняя угловая); красный-3 — на 3 градуса правее центра красного; "
+        "СИЛА удара — скорость битка "
+        "в м/с (1 — мягко, 3 — уверенно, 6 — сильно), ВИНТ (боковое вращение) и ВЫСОТА удара "
+        "— смещение наклейки от центра шара в его радиусах (вправо и вверх — плюс, не дальше "
+        "{max_tip}). «{table}» — нарисовать стол, «{quit}» — закончить игру."
+    ),
+    "human.ask.lag": (
+        "розыгрыш очерёдности — скорость вашего шара вверх по столу (м/с, около 2.3)"
+    ),
+    "human.ask.first": "вы выиграли розыгрыш: бьёте первым? [Д/н]",
+    "human.ask.ball": "ваш шар: {white} или {yellow}? [{white}]",
+    "human.ask.option": "штраф соперника — выберите 1–{n}",
+    "human.ask.place": (
+        "шар в руке: поставьте {ball} в сектор «D» (полукруг) — X Y в метрах (Enter — "
+        "середина линии дома)"
+    ),
+    "human.ask.stroke": "ваш удар {ball} шаром («{help}» — подсказка)",
+    "human.stopped": "Игра остановлена.",
+    "human.word.help": "помощь",
+    "human.word.table": "стол",
+    "human.word.quit": "выход",
+    "human.word.yes": "да",
+    "human.word.no": "нет",
+    "human.pocket.top_left": "лв",
+    "human.pocket.top_right": "пв",
+    "human.pocket.middle_left": "лс",
+    "human.pocket.middle_right": "пс",
+    "human.pocket.bottom_left": "лн",
+    "human.pocket.bottom_right": "пн",
+    "human.error.stroke": "ожидается ПРИЦЕЛ СИЛА [ВИНТ [ВЫСОТА]]",
+    "human.error.numbers": "СИЛА, ВИНТ и ВЫСОТА — числа, а не «{got}»",
+    "human.error.speed": ("СИЛА: скорость битка — больше 0 и не больше {max} м/с, а здесь {got}"),
+    "human.error.tip": (
+        "ВИНТ, ВЫСОТА: наклейка — не дальше {max} радиуса от центра шара, а здесь {got}"
+    ),
+    "human.error.degrees": "ПРИЦЕЛ: «{got}» — не число градусов",
+    "human.error.direction": "ПРИЦЕЛ: {got} — не направление",
+    "human.error.at_cue": "ПРИЦЕЛ: «{got}» — там, где стоит биток",
+    "human.error.target": "ПРИЦЕЛ: «{got}» — не число градусов, не шар и не луза ({pockets})",
+    "human.error.own_ball": "ПРИЦЕЛ: {ball} — ваш собственный биток",
+    "human.error.off_table": "ПРИЦЕЛ: {ball} нет на столе",
+    "human.error.place": "ожидается X Y в метрах (например, 0.95 0.6) или Enter",
+    "human.error.outside_d": (
+        "биток в точке {point} вне сектора «D»: ставьте его в полукруг радиусом {radius} м с "
+        "центром {centre} у линии дома"
+    ),
+    "human.error.touches": "биток в точке {point} касается {ball} шара в точке {at}",
+    "human.error.lag": "скорость — число м/с больше 0 и не больше {max}, а не «{got}»",
     # The web pages' labels (web.i18n.UI without the ``web.`` prefix).
     "web.app.title": "Снукер ‑ 1 красный",
     "web.app.tagline": "Английский бильярд тремя шарами: играть в браузере и вести протокол матча",
