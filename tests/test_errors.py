@@ -74,7 +74,7 @@ def test_every_family_has_its_own_code(cls: type[BaseException]) -> None:
 
 @pytest.mark.parametrize("cls", CLASSES, ids=lambda cls: f"{cls.__module__}.{cls.__qualname__}")
 def test_every_family_has_words(cls: type[BaseException]) -> None:
-    """``error.<code>`` of every family's code exists (in both languages, tests/test_texts.py):
+    """``error.<code>`` of every family's code exists (both languages: tests/texts/test_texts.py):
     the CLI and the pages say it in their language."""
     if issubclass(cls, OneredError):
         assert f"error.{cls.default_code}" in ru.WORDS

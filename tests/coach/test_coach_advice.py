@@ -6,8 +6,8 @@ import itertools
 from dataclasses import replace
 
 import pytest
-from coach_support import HANGING, OPEN, position
 
+from coach_support import HANGING, OPEN, position
 from onered.coach import AdviceError, Coach, Odds, Reason, advise, level_strength
 from onered.coach.advice import _reason
 from onered.game.model import Action

@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from coach_support import played_record
 from hypothesis import given
 from hypothesis import strategies as st
 
+from coach_support import played_record
 from onered.coach import AdviceError
 from onered.coach.position import (
     played_at,

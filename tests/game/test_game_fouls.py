@@ -10,8 +10,8 @@ import math
 import random
 
 import pytest
-from game_support import P1, P2, baulk, cushion, hit, pocket, real_game_at
 
+from game_support import P1, P2, baulk, cushion, hit, pocket, real_game_at
 from onered import bridge, rules
 from onered.bridge import bad_from_hand, bad_from_hand_compact
 from onered.game.model import Action, Position

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 import pytest
+
 from game_support import (
     ANY,
     IN_D,
@@ -24,7 +25,6 @@ from game_support import (
     real_game_at,
     state_at,
 )
-
 from onered.game import Action, Game, IllegalActionError, IllegalPlacementError
 from onered.physics.types import Strike
 from onered.rules import CallCode, Counters, FoulCode, Match, Option, ScoreKind, Spot

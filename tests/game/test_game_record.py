@@ -8,8 +8,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from game_support import quick_ai, real_game_at
 
+from game_support import quick_ai, real_game_at
 from onered.game import Game, PhysicsSimulator, StrokeRecord
 from onered.game.record import RECORD_VERSION, RecordError, game_lines, read_record
 from onered.game.replay import check_referee, replay

@@ -22,7 +22,7 @@ from onered.rules import FoulCode, Match, Option
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "century-break.jsonl"
-SCENARIOS = REPO / "tests" / "scenarios"
+SCENARIOS = REPO / "tests" / "rules" / "scenarios"
 
 MATCH = {"type": "match", "target": 10, "players": ["Ivanov", "Petrov"]}
 NO_SCORE = {"type": "stroke", "first_hit": "red"}

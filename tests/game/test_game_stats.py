@@ -7,8 +7,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from game_support import ANY, IN_D, P1, P2, R, Step, W, Y, game_at, hit, pocket
 
+from game_support import ANY, IN_D, P1, P2, R, Step, W, Y, game_at, hit, pocket
 from onered.game import Action
 from onered.game.record import iter_lines
 from onered.game.session import Session

@@ -6,9 +6,9 @@ import math
 from dataclasses import replace
 
 import pytest
-from physics_helpers import rel, state_at
 
 from onered.physics import EventKind, Launch, Params, simulate
+from physics_helpers import rel, state_at
 
 P = Params()
 G = P.g

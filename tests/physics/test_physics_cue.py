@@ -6,7 +6,6 @@ import math
 from dataclasses import replace
 
 import pytest
-from physics_helpers import rel
 
 from onered.physics import (
     EventKind,
@@ -18,6 +17,7 @@ from onered.physics import (
     squirt_angle,
     strike_to_launch,
 )
+from physics_helpers import rel
 
 P = Params()
 

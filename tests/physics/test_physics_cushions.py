@@ -8,10 +8,10 @@ import math
 from dataclasses import replace
 
 import pytest
-from physics_helpers import rel
 
 from onered.physics import EventKind, Launch, Params, ShotResult, simulate
 from onered.table import LENGTH, WIDTH
+from physics_helpers import rel
 
 P = Params()
 R = P.R

@@ -8,7 +8,6 @@ import math
 
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from physics_helpers import clearance, energy, over_a_pocket, segment_at, state_at, total_energy
 
 from onered.physics import (
     EventKind,
@@ -20,6 +19,7 @@ from onered.physics import (
     strike_to_launch,
 )
 from onered.table import BAULK_Y, LENGTH, WIDTH
+from physics_helpers import clearance, energy, over_a_pocket, segment_at, state_at, total_energy
 
 P = Params()
 R = P.R

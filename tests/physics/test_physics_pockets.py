@@ -6,7 +6,6 @@ import math
 from dataclasses import replace
 
 import pytest
-from physics_helpers import clearance
 
 from onered.physics import (
     EventKind,
@@ -20,6 +19,7 @@ from onered.physics import (
     validation,
 )
 from onered.table import LENGTH, POCKET_NAMES, WIDTH
+from physics_helpers import clearance
 
 P = Params()
 R = P.R

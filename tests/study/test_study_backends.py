@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from study_support import SMALL_GAMES, SMALL_SHOTS
 
 from onered.study import StudyError, run_study
+from study_support import SMALL_GAMES, SMALL_SHOTS
 
 RESULT_TABLES = ("games", "strokes")
 

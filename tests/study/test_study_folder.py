@@ -15,11 +15,11 @@ from pathlib import Path
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
-from study_support import SMALL_GAMES, SMALL_SHOTS
 
 from onered.study import StudyError, StudyResult, SweepSpec, load, run_study
 from onered.study.store import COLUMNS, Folder, to_arrow
 from onered.study.work import run_task
+from study_support import SMALL_GAMES, SMALL_SHOTS
 
 #: A games study long enough to be stopped in the middle (20 short games, one worker).
 LONG = replace(SMALL_GAMES, games=20, seed=11)

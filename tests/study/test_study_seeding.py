@@ -13,7 +13,6 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from study_support import SMALL_SHOTS
 
 from onered.study import (
     GamesSpec,
@@ -35,6 +34,7 @@ from onered.study.spec import (
 )
 from onered.study.store import Folder
 from onered.study.work import run_task
+from study_support import SMALL_SHOTS
 
 
 @given(seed=st.integers(0, 2**63 - 1), index=st.integers(0, 10_000), extra=st.integers(1, 50))

@@ -6,12 +6,12 @@ import json
 from typing import Any
 
 import pytest
-from web_support import P1, P2, REPO, Api
 
 from onered.game import PhysicsSimulator
 from onered.game import record as game_record
 from onered.physics import Strike, simulate, strike_to_launch
 from onered.physics.cue import strike_limits
+from web_support import P1, P2, REPO, Api
 
 EXAMPLE = REPO / "examples" / "century-break.jsonl"
 

@@ -17,6 +17,7 @@ from typing import Any
 
 import httpx
 import pytest
+
 from web_support import P1, P2, REPO, Server, png_size
 
 CHROMIUM = "/usr/bin/chromium"

@@ -6,10 +6,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from web_support import Api
-
 from onered.web.games import Games
 from onered.web.store import Store
+from web_support import Api
 
 
 def test_a_change_by_another_process_is_seen(api: Api, tmp_path: Path) -> None:

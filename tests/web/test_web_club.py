@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from web_support import P1, P2, Api
 
 from onered.game import marking
 from onered.game.session import Session, SessionError
+from web_support import P1, P2, Api
 
 STRIKE = {"speed": 2.2, "aim": 88.5, "side": 0.0, "height": 0.2, "elevation": 0.0}
 PLACED = [0.95, 0.65]

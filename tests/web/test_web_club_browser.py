@@ -15,6 +15,7 @@ import httpx
 import pytest
 import test_web_browser as shared
 from test_web_browser import SHOTS, Page, click_table
+
 from web_support import P1, P2, Server, png_size
 
 pytestmark = pytest.mark.browser

@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from starlette.requests import Request
-from web_support import Api
 
 from onered.errors import OneredError
 from onered.game.series import SeriesError
@@ -20,6 +19,7 @@ from onered.web import i18n
 from onered.web.errors import ApiError, body, error_text, lang_of, status_of
 from onered.web.match_store import MatchConflictError
 from onered.web.store import ConflictError
+from web_support import Api
 
 CODES = sorted(k.removeprefix("error.") for k in i18n.UI if k.startswith("error."))
 

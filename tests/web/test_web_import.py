@@ -12,11 +12,11 @@ from pathlib import Path
 
 import httpx
 import pytest
-from web_support import Api, Server
 
 from onered.game import record
 from onered.texts import Lang
 from onered.web import i18n
+from web_support import Api, Server
 
 MATCH = {"type": "match", "target": 100, "players": ["Ivanov", "Petrov"]}
 NO_SCORE = {"type": "stroke", "first_hit": "red"}

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import re
 
-from web_support import Api
-
 from onered.players.strength import Level
 from onered.web.models import NewGame
 from onered.web.pages import STATIC_DIR, render
+from web_support import Api
 
 
 def test_the_server_gives_every_level_and_the_one_a_new_game_gets(api: Api) -> None:

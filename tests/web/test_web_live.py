@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 import httpx
+
 from web_support import P1, P2, Api
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import httpx
 import pytest
 from test_web_browser import Page, browser, page, server  # noqa: F401 - the same fixtures
+
 from web_support import P1, P2, Server
 
 pytestmark = pytest.mark.browser

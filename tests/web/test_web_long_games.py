@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from web_support import Api
 
 from onered.physics import check_position
 from onered.table import BALL_RADIUS, D_CENTRE, D_RADIUS, POCKET_POINTS, on_surface
+from web_support import Api
 
 #: A stroke from the D at the red on its spot that leaves the red at rest in the top-left
 #: pocket's jaws (centre beyond both cushion lines, short of the fall), found on this engine.

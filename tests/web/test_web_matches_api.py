@@ -8,6 +8,7 @@ import time
 from typing import Any
 
 import pytest
+
 from web_support import P1, P2, Api
 
 

@@ -12,6 +12,7 @@ import httpx
 import pytest
 import test_web_browser as shared
 from test_web_browser import SHOTS, Page, score
+
 from web_support import P1, P2, Server, png_size
 
 pytestmark = pytest.mark.browser

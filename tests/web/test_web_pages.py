@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from web_support import Api
 
 from onered.web.pages import LAYOUT, PAGES, STATIC_DIR, TEMPLATES_DIR, render
+from web_support import Api
 
 
 @pytest.mark.parametrize("name", sorted(PAGES))

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import re
 
-from web_support import REPO, Api
-
 from onered.players import PLAYER_PARAMS, Level, parse_player
+from web_support import REPO, Api
 
 COMMON_JS = REPO / "src" / "onered" / "web" / "static" / "common.js"
 

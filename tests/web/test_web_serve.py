@@ -8,10 +8,10 @@ from pathlib import Path
 
 import httpx
 import pytest
-from web_support import P1, P2, Server
 
 from onered.cli import build_parser, main
 from onered.cli import serve as serve_cli
+from web_support import P1, P2, Server
 
 
 def test_serve_is_a_subcommand_with_loopback_defaults() -> None:

@@ -10,7 +10,7 @@ recorded ones. Three layouts are read (:func:`parse_text`):
 - a full game record (``record``: 1 or 2): a played game's lines carry the simulation
   (``strike``, ``before``, ``events``, ``rest``, ``after``) and every verdict;
 - the referee protocol's lines only (no ``record`` field): a marked game;
-- ``{"in": line, "out": verdict}`` pairs (the referee's test scenarios, ``tests/scenarios/``).
+- ``{"in": line, "out": verdict}`` pairs (the referee's test scenarios, ``tests/rules/scenarios/``).
 
 Version 1 is read as version 2 (version 2 only adds the position first line). What was
 played is always readable, exportable and can be continued; only the bit-exact

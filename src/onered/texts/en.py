@@ -1,7 +1,7 @@
 """The English words of onered: data only (looked up through :mod:`onered.texts`).
 
 Keys are dotted: a section (``call``, ``foul``, ``coach``, ``web``, ``error`` ...) and a name.
-Every key exists in both languages with the same ``{fields}`` (tests/test_texts.py).
+Every key exists in both languages with the same ``{fields}`` (tests/texts/test_texts.py).
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ from onered.protocol.shot import (
 )
 from onered.table import BALL_DIAMETER, LENGTH, POCKET_POINTS, WIDTH, on_surface
 
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 NAMES = ("white", "yellow", "red")
 
 

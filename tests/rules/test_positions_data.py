@@ -1,4 +1,4 @@
-"""Referee cases as data: ``tests/positions/*.jsonl``, one case a line — a position (the state
+"""Referee cases as data: ``tests/rules/positions/*.jsonl``, one case a line — a position (the state
 in, ``docs/position-format.md``), one protocol line (a stroke or a choice), and the verdict
 fields expected with the position after it, or the error expected.
 
@@ -7,7 +7,7 @@ line, then the case's line. A row is::
 
     {"case": "2.8.1 the 76th cannon stroke is the foul cannon_limit",
      "position": "<position text>", "in": {"type": "stroke", ...},
-     "out": {<verdict fields, as in tests/scenarios>}, "after": "<position text>"}
+     "out": {<verdict fields, as in tests/rules/scenarios>}, "after": "<position text>"}
 
 or, instead of ``out`` and ``after``, ``"error": "<part of the error message>"``. ``out``
 is matched like the scenarios' (``referee_support.assert_subset`` over the verdict and its

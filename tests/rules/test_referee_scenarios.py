@@ -1,4 +1,4 @@
-"""Table-driven whole games: every ``tests/scenarios/*.jsonl`` file is one test.
+"""Table-driven whole games: every ``tests/rules/scenarios/*.jsonl`` file is one test.
 
 Scenario format, one JSON object a line:
 

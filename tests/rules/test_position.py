@@ -278,7 +278,7 @@ def test_a_bad_position_line_is_refused_at_its_line(line: dict[str, Any], messag
     assert message in judged.err
 
 
-DOC = Path(__file__).parent.parent / "docs" / "position-format.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "position-format.md"
 
 
 def test_the_documented_examples_read_and_write_back() -> None:

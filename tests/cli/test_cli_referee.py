@@ -33,7 +33,7 @@ from referee_support import (
     stroke,
 )
 
-SRC = Path(__file__).resolve().parent.parent / "src"
+SRC = Path(__file__).resolve().parents[2] / "src"
 
 VERDICT_FIELDS = {
     "stroke",

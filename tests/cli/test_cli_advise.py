@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-from coach_support import played_record
 
+from coach_support import played_record
 from onered.cli import main
 
 POSITION = {

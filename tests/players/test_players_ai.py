@@ -9,8 +9,8 @@ import random
 from dataclasses import replace
 
 import pytest
-from game_support import R, W, Y, quick_ai, real_game_at, state_at
 
+from game_support import R, W, Y, quick_ai, real_game_at, state_at
 from onered import rules
 from onered.game import LAG_STARTS, PhysicsSimulator, Position, lag_stroke
 from onered.game.model import Action

@@ -4,20 +4,16 @@ see the suggestions drawn and listed, in English and in Russian."""
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-
-# the web tests' server and browser helpers (one copy of them)
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))
-from test_web_browser import (  # type: ignore[import-not-found, unused-ignore]
+from test_web_browser import (  # the web tests' browser helpers (one copy of them)
     Page,
     browser,  # noqa: F401 - the browser fixture
 )
-from web_support import Server  # type: ignore[import-not-found, unused-ignore]
+
+from web_support import Server
 
 pytestmark = pytest.mark.browser
 BORDER = 0.045 + 0.08  # cushion and rail drawn around the cloth (common.js TableView)

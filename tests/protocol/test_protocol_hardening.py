@@ -29,7 +29,7 @@ from onered.protocol.lines import line_batches
 from onered.protocol.referee import run as referee_run
 from onered.protocol.shot import TABLE_NAMES
 
-SRC = Path(__file__).resolve().parent.parent / "src"
+SRC = Path(__file__).resolve().parents[2] / "src"
 
 SHOT: dict[str, Any] = {
     "balls": {"white": [0.889, 0.8], "yellow": [1.2, 2.0], "red": [0.889, 3.245]},
