@@ -159,3 +159,21 @@ def test_a_file_that_cannot_be_written_is_said_in_the_language(
     line = _one_error_line(capsys.readouterr().err)
     assert line.startswith(f"onered play: Не удаётся записать {target}: ")
     assert not target.exists()
+
+
+@pytest.mark.parametrize(
+    ("player", "expected"),
+    [
+        ("ai:wizard", "onered play: Игрок «ai:wizard»: нет уровня «wizard» (есть novice, "),
+        ("robot", "onered play: Игрок «robot» неизвестен: ожидается human, ai:novice, "),
+    ],
+)
+def test_an_unknown_player_is_said_wholly_in_russian(
+    player: str, expected: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The commonest slip at the command line is named in the user's words, not framed
+    around the English detail."""
+    assert main(["--lang", "ru", "play", "--p1", player]) == 2
+    line = _one_error_line(capsys.readouterr().err)
+    assert line.startswith(expected), line
+    assert "unknown" not in line

@@ -154,7 +154,9 @@ def parse_player(text: str) -> PlayerSpec:
     kind = kinds.get(kind_text.strip())
     if kind is None:
         raise PlayerSpecError(
-            f"player {text!r}: unknown kind {kind_text!r} (expected {expected_players()})"
+            f"player {text!r}: unknown kind {kind_text!r} (expected {expected_players()})",
+            code="unknown_player",
+            params={"text": text, "expected": expected_players()},
         )
     if kind is PlayerKind.HUMAN:
         if colon or rest.strip():
@@ -163,9 +165,11 @@ def parse_player(text: str) -> PlayerSpec:
     try:
         level = Level(level_text.strip())
     except ValueError:
+        levels = ", ".join(level.value for level in Level)
         raise PlayerSpecError(
-            f"player {text!r}: unknown level {level_text.strip()!r} (expected "
-            f"{', '.join(level.value for level in Level)})"
+            f"player {text!r}: unknown level {level_text.strip()!r} (expected {levels})",
+            code="unknown_level",
+            params={"text": text, "level": level_text.strip(), "levels": levels},
         ) from None
     what = f"player {text!r}"
     params = tuple(

@@ -573,6 +573,8 @@ WORDS: dict[str, str] = {
     "error.invalid_value": "A value is not valid: {detail}",
     "error.session": "The game refuses this change: {detail}",
     "error.stats": "The record cannot be read for statistics: {detail}",
+    "error.unknown_player": "player '{text}': unknown kind (expected {expected})",
+    "error.unknown_level": "player '{text}': unknown level '{level}' (expected {levels})",
     "error.player_spec": "No such player: {detail}",
     "error.study": "The study cannot run: {detail}",
     "error.study_interrupted": (

@@ -580,6 +580,8 @@ WORDS: dict[str, str] = {
     "error.invalid_value": "Неверное значение: {detail}",
     "error.session": "Партия не принимает это изменение: {detail}",
     "error.stats": "Запись не читается для статистики: {detail}",
+    "error.unknown_player": "Игрок «{text}» неизвестен: ожидается {expected}.",
+    "error.unknown_level": "Игрок «{text}»: нет уровня «{level}» (есть {levels}).",
     "error.player_spec": "Неизвестный игрок: {detail}",
     "error.study": "Исследование не запускается: {detail}",
     "error.study_interrupted": (
