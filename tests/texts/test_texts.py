@@ -20,7 +20,19 @@ from onered.game.validate import ValidationError
 from onered.rules import Ball
 from onered.rules.position import PositionError
 from onered.study.runner import StudyInterruptedError
-from onered.texts import Case, Lang, ball_name, count, en, error_message, noun, plural_index, ru
+from onered.texts import (
+    PLURAL_FORMS,
+    Case,
+    Lang,
+    ball_name,
+    count,
+    counted,
+    en,
+    error_message,
+    noun,
+    plural_index,
+    ru,
+)
 from onered.web import i18n
 
 RU, EN = Lang.RU, Lang.EN
@@ -109,6 +121,45 @@ def test_plural_of_any_number(n: int) -> None:
             for case in Case:
                 said = count(n, name, lang, case)
                 assert said == f"{n} {noun(name, n, lang, case)}"
+
+
+def _counted_keys() -> set[str]:
+    """The counted labels: keys with a ``.one`` form."""
+    return {k[: -len(".one")] for k in ru.WORDS if k.endswith(".one")}
+
+
+def test_every_counted_label_has_its_three_forms() -> None:
+    """A counted label has .one, .few, .many in both languages (English .few is .many: its
+    rule has two forms, and a page's Intl.PluralRules says "other" where texts say "few")."""
+    assert "web.match.games_won" in _counted_keys()
+    for key in _counted_keys():
+        for lang in Lang:
+            for form in PLURAL_FORMS:
+                assert f"{key}.{form}" in (ru.WORDS if lang is RU else en.WORDS), (key, form)
+        assert en.WORDS[f"{key}.few"] == en.WORDS[f"{key}.many"], key
+
+
+def test_counted_labels_of_examples() -> None:
+    said = [counted("web.match.games_won", n, RU) for n in (1, 2, 5, 21, 12)]
+    assert said == [
+        "партия выиграна",
+        "партии выиграны",
+        "партий выиграно",
+        "партия выиграна",
+        "партий выиграно",
+    ]
+    assert counted("web.common.scored", 4, RU) == "4 очка"
+    assert counted("web.common.scored", 1, EN) == "1 pt"
+    assert counted("web.say.foul", 7, RU) == "Штраф, 7 очков в пользу соперника"
+
+
+@given(st.integers(min_value=0, max_value=10**6))
+def test_a_counted_label_follows_the_plural_rule(n: int) -> None:
+    for lang in Lang:
+        form = PLURAL_FORMS[plural_index(n, lang)]
+        assert counted("web.common.scored", n, lang) == texts.word(
+            f"web.common.scored.{form}", lang, n=n
+        )
 
 
 # --- declensions from one table ----------------------------------------------------------

@@ -11,10 +11,15 @@ from onered.game import validate
 from onered.game.marking import CALLER_FOULS, Part
 from onered.rules import Ball, CallCode, FoulCode, Option, ScoreKind
 from onered.table import Spot
-from onered.texts import Lang
+from onered.texts import PLURAL_FORMS, Lang
 from onered.web import i18n, pages
 
 STATIC = Path(i18n.__file__).parent / "static"
+
+
+def counted_keys(text: str) -> set[str]:
+    """Counted labels a page asks for: tn("...", n) calls (one key per plural form)."""
+    return set(re.findall(r'\btn\("([\w.]+)"', text))
 
 
 def used_keys() -> set[str]:
@@ -25,6 +30,7 @@ def used_keys() -> set[str]:
     for text in texts:
         keys |= set(re.findall(r'data-i18n(?:-page|-title|-placeholder)?="([\w.]+)"', text))
         keys |= set(re.findall(r'\bt\("([\w.]+)"', text))
+        keys |= {f"{k}.{form}" for k in counted_keys(text) for form in PLURAL_FORMS}
         # keys built from a prefix and a value: home.mode.<mode>
         for prefix in re.findall(r"t\(`([\w.]+)\.\$\{", text):
             keys |= {k for k in i18n.UI if k.startswith(prefix + ".")}
@@ -92,3 +98,46 @@ def test_every_error_code_of_the_game_core_has_a_text_in_both_languages() -> Non
         texts = i18n.UI[f"error.{code}"]
         assert texts[Lang.RU]
         assert texts[Lang.EN]
+
+
+def test_every_counted_label_has_each_plural_form_with_n() -> None:
+    """A page's tn("key", n) finds key.one, key.few and key.many, each saying {n} or
+    standing after a number the page shows itself."""
+    texts = [p.read_text(encoding="utf-8") for p in STATIC.iterdir() if p.suffix == ".js"]
+    asked = set().union(*(counted_keys(text) for text in texts))
+    assert {"match.games_won", "common.scored", "say.foul", "player.read"} <= asked
+    for key in asked:
+        for form in PLURAL_FORMS:
+            assert f"{key}.{form}" in i18n.UI, f"{key}.{form}"
+
+
+def test_russian_counted_labels_agree_with_the_number() -> None:
+    ru = i18n.UI
+    assert ru["match.games_won.one"][Lang.RU] == "партия выиграна"
+    assert ru["match.games_won.few"][Lang.RU] == "партии выиграны"
+    assert ru["match.games_won.many"][Lang.RU] == "партий выиграно"
+    assert ru["common.scored.one"][Lang.RU] == "{n} очко"
+    assert ru["say.foul.many"][Lang.RU].startswith("Штраф, {n} очков")
+
+
+def test_names_stand_in_the_nominative() -> None:
+    """A person's name is never put after a word that would decline it («за {name}»,
+    «выиграл {name}»): Russian names stand as they are written, after a colon or as the
+    subject."""
+    bad = re.compile(
+        r"(?:\bза|\bигроком|\bвыиграл|\bпобедил|\bу|\bс|\bдля) \{(?:name|player)\}", re.I
+    )
+    wrong = [k for k, v in i18n.UI.items() if bad.search(v[Lang.RU])]
+    assert wrong == []
+    assert i18n.UI["play.you_are"][Lang.RU] == "Вы играете: {name}"
+
+
+def test_the_bundle_declines_every_ball() -> None:
+    cases = i18n.bundle(Lang.RU)["ball_cases"]
+    assert isinstance(cases, dict)
+    assert cases["yellow"]["ins"] == "жёлтым"
+    assert set(cases) == {b.value for b in Ball}
+
+
+def test_home_links_the_coach() -> None:
+    assert 'href="/coach"' in pages.render("index")

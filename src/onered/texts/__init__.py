@@ -6,7 +6,8 @@ The words are data, one module per language (:mod:`onered.texts.ru`, :mod:`onere
 ``part.*``, ``level.*``, ``possible.*``, ``coach.*``, ``play.*``, ``web.*``, ``error.*``),
 ``BALLS`` (the balls' names in the six cases) and ``NOUNS`` (nouns counted by number, by case).
 This module looks them up: :func:`word`, :func:`ball_name`, :func:`count` (with the plural rule
-of each language, :func:`plural_index`), :func:`error_message` for an
+of each language, :func:`plural_index`), :func:`counted` (a label with ``.one``/``.few``/``.many``
+forms), :func:`error_message` for an
 :class:`~onered.errors.OneredError`, :func:`lang_from_env` for the locale. The rules speak in
 codes (``CallCode``, ``FoulCode``, ``ScoreKind``, ``Option``); :func:`text` names them.
 """
@@ -98,6 +99,19 @@ def plural_index(n: int, lang: Lang) -> int:
     if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
         return 1
     return 2
+
+
+#: The suffixes of a counted label's keys, by :func:`plural_index`: ``web.match.games_won.one``
+#: («партия выиграна»), ``.few`` («партии выиграны»), ``.many`` («партий выиграно»). They
+#: are the categories of Unicode's plural rules (``Intl.PluralRules`` in a page).
+PLURAL_FORMS: tuple[str, str, str] = ("one", "few", "many")
+
+
+def counted(key: str, n: int, lang: Lang, **fields: object) -> str:
+    """The counted label ``key`` in the form that follows ``n`` (``key.one``, ``.few`` or
+    ``.many``), its ``{n}`` and other fields filled in: ``counted("web.match.games_won",
+    5, RU)`` is «партий выиграно»."""
+    return word(f"{key}.{PLURAL_FORMS[plural_index(n, lang)]}", lang, n=n, **fields)
 
 
 def noun(name: str, n: int, lang: Lang, case: Case = Case.NOM) -> str:

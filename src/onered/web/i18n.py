@@ -4,7 +4,8 @@ The referee's calls, fouls, scoring parts and foul options, the names of balls, 
 marker's taps, the computer's levels, the pages' own labels (``web.*`` there) and the errors
 (``error.*``) all live in ``onered.texts``; this module gives them the shapes the pages use.
 :func:`bundle` gives the front end everything for one language. Labels may hold ``{name}``
-fields that the page fills in.
+fields that the page fills in; a counted label has one key per plural form (``.one``, ``.few``,
+``.many``: ``onered.texts.counted``), which the page picks with ``Intl.PluralRules``.
 """
 
 from __future__ import annotations
@@ -85,8 +86,9 @@ def _by_value(table: Mapping[_E, Mapping[Lang, str]], lang: Lang) -> dict[str, s
 def bundle(lang: Lang) -> dict[str, object]:
     """Every text of the pages in ``lang``: ``ui`` labels, ``calls``, ``fouls``,
     ``scores``, ``options`` (from ``onered.texts``), ``balls``, ``spots``, ``parts``,
-    ``ball_forms``, ``ai_levels`` (the computer's levels), ``reasons`` (why a tap is not
-    offered), and the caller's foul codes in display order."""
+    ``ball_forms``, ``ball_cases`` (each ball's name in the six cases), ``ai_levels`` (the
+    computer's levels), ``reasons`` (why a tap is not offered), and the caller's foul codes
+    in display order."""
     from onered.game.marking import CALLER_FOULS
 
     return {
@@ -100,6 +102,7 @@ def bundle(lang: Lang) -> dict[str, object]:
         "spots": _by_value(SPOTS, lang),
         "parts": _by_value(PARTS, lang),
         "ball_forms": {b.value: forms for b, forms in BALL_FORMS.items()},
+        "ball_cases": {b.value: {c.value: ball_name(b, lang, c) for c in Case} for b in Ball},
         "ai_levels": _by_value(AI_LEVELS, lang),
         "reasons": _by_value(REASONS, lang),
         "caller_fouls": [f.value for f in CALLER_FOULS],

@@ -30,6 +30,17 @@ export function t(key, vars = {}) {
   return fill(text, vars);
 }
 
+/** A counted label in the form that follows ``n`` by the page language's plural rule
+ * (Intl.PluralRules): the bundle's ``key.one`` / ``key.few`` / ``key.many`` (from
+ * onered.texts.counted), with {n} and the other fields filled in. */
+export function tn(key, n, vars = {}) {
+  const ui = (I.bundle && I.bundle.ui) || {};
+  const cat = new Intl.PluralRules(I.lang).select(n);
+  const form = `${key}.${cat}`;
+  const text = ui[form] || ui[`${key}.many`] || form;
+  return fill(text, { ...vars, n });
+}
+
 export function fill(text, vars) {
   return text.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
 }
@@ -552,7 +563,7 @@ export function renderLast(container, view, log) {
   }
   const pts = last.foul
     ? t("common.penalty", { points: last.foul.penalty })
-    : t("common.scored", { points: last.points });
+    : tn("common.scored", last.points);
   const head = entry.in.type === "choice"
     ? `${who(last.striker)}: `
     : `${t("common.stroke")} ${last.stroke} · ${who(last.striker)}: `;

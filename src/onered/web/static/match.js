@@ -1,5 +1,5 @@
 // A match: the score in games, the clock, each game's score and winner, the next game.
-import { api, el, fmtTime, gameIdFromPath, saveToken, setupPage, showError, t } from "./common.js";
+import { api, el, fmtTime, gameIdFromPath, saveToken, setupPage, showError, t, tn } from "./common.js";
 
 const id = gameIdFromPath();
 const $ = (x) => document.getElementById(x);
@@ -38,7 +38,7 @@ function board() {
         el("span", { class: `ball-dot ${ball}` }),
         el("a", { href: `/players/${encodeURIComponent(name)}`, text: name, title: t("player.link") })),
       el("div", { class: "wins", dataset: { wins: String(view.wins[name]) }, text: String(view.wins[name]) }),
-      el("div", { class: "sub", text: t("match.games_won") }));
+      el("div", { class: "sub", text: tn("match.games_won", view.wins[name]) }));
   });
 }
 
@@ -67,7 +67,9 @@ function render() {
   if (!view) return;
   const s = view.settings;
   $("match-board").replaceChildren(board()[0], el("div", { class: "versus", text: ":" }), board()[1]);
-  $("format").textContent = t("match.format", { best_of: s.best_of, wins: view.wins_needed, target: s.target });
+  $("format").textContent = t("match.format", {
+    best_of: tn("match.of_games", s.best_of), wins: tn("match.wins", view.wins_needed), target: tn("match.to_points", s.target),
+  });
   const given = view.players.map((p, i) => [p, s.handicap[i]]).filter(([, h]) => h > 0);
   $("handicap").textContent = given.length
     ? t("match.handicap", { list: given.map(([p, h]) => `${p} +${h}`).join(", ") })

@@ -1,5 +1,5 @@
 // A player's page: his figures over his games, plotted game by game, his top breaks.
-import { api, el, fmtTime, gameIdFromPath, setupPage, showError, t } from "./common.js";
+import { api, el, fmtTime, gameIdFromPath, setupPage, showError, t, tn } from "./common.js";
 import { gameChart } from "./plot.js";
 
 const name = gameIdFromPath();
@@ -19,7 +19,7 @@ function render() {
     games: s.games, wins: s.wins, ppv: s.points_per_visit.toFixed(2), best: s.highest_break, fouls,
   });
   $("read").textContent = view.games_total > view.games_read
-    ? t("player.read", { read: view.games_read, total: view.games_total })
+    ? tn("player.read", view.games_total, { read: view.games_read })
     : "";
   const labels = view.games.map((g, i) => `${i + 1}. ${fmtTime(g.created)} — ${g.opponent}: ${g.score.join(":")}`);
   const xLabel = t("player.plot.x");

@@ -2,7 +2,7 @@
 // as a marker at the table does ("2. Ivanov leads 34–20", "Foul, 2 away", "Game …"), in the
 // page's language with a Russian or English voice where the browser has one (Web Speech API).
 // Optional: a toggle remembered in the browser.
-import { I, el, t, who, word } from "./common.js";
+import { I, el, t, tn, who, word } from "./common.js";
 
 const KEY = "onered.speech";
 
@@ -16,7 +16,7 @@ export function phrase(view, entry) {
   if (entry.in.type === "choice") {
     if (entry.in.option === "from_d") parts.push(t("say.choice_from_d", { name: who(out.striker) }));
   } else if (out.foul) {
-    parts.push(t("say.foul", { points: out.foul.penalty }));
+    parts.push(tn("say.foul", out.foul.penalty));
   } else if (out.points) {
     parts.push(String(out.points));
   } else if (!out.winner && out.next) {
@@ -83,6 +83,8 @@ export class Speaker {
    * log was sent again, then only the lines beyond ``before`` are new). */
   sayNew(view, log, before) {
     const from = view.log_from === 0 ? before : Math.min(before, view.log_from);
+    // lines taken back (an undo): the answer starts before the page's end, or is shorter
+    if (log.length < before || (view.log_from > 0 && view.log_from < before)) this.say(t("say.undo"));
     for (const entry of log.slice(from)) this.say(phrase(view, entry));
   }
 }
