@@ -367,8 +367,8 @@ def only_failed_loads(errors: list[str]) -> bool:
 @pytest.mark.parametrize(
     ("locale", "failure", "said", "stopped"),
     [
-        ("en-GB", "server", "The server failed. Please try again.", "could not play. Try again."),
-        ("ru-RU", "network", "Нет связи с сервером.", "не смог сделать ход"),
+        ("en-GB", "server", "The server failed. Please try again.", "No stroke was played"),
+        ("ru-RU", "network", "Нет связи с сервером.", "Ход не сделан"),
     ],
 )
 def test_a_failed_computer_turn_is_shown_and_can_be_retried(

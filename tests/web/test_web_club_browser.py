@@ -241,7 +241,7 @@ def test_a_two_device_game_played_by_two_browser_contexts(browser: Any, server: 
     pb.goto(link)
     pb.wait_for_selector('body[data-ready][data-seat="1"]')
     assert "#seat" not in pb.url  # the secret is kept, not left in the address bar
-    assert bob.text("#you-are") == "You play as Bob"
+    assert bob.text("#you-are") == "You play: Bob"
     # Bob cannot strike on Ann's turn.
     assert pb.locator("#strike").is_disabled()
     assert "Your opponent's stroke: Ann" in bob.text("#status")

@@ -82,7 +82,7 @@ def test_a_marked_best_of_three_with_a_handicap_to_the_winner(page: Page) -> Non
     pg.goto(match_url)
     pg.wait_for_selector("body[data-ready]")
     pg.wait_for_selector("#winner:not([hidden])")
-    assert page.text("#winner") == f"{P1} wins the match"
+    assert page.text("#winner") == f"Match winner: {P1}"
     assert page.text('.side[data-player="0"] .wins') == "2"
     assert page.text('.side[data-player="1"] .wins') == "0"
     assert pg.locator("#games tbody tr").count() == 2
