@@ -9,6 +9,7 @@ import pytest
 
 from onered.game import validate
 from onered.game.marking import CALLER_FOULS, Part
+from onered.players.strength import Level
 from onered.rules import Ball, CallCode, FoulCode, Option, ScoreKind
 from onered.table import Spot
 from onered.texts import PLURAL_FORMS, Lang
@@ -141,3 +142,19 @@ def test_the_bundle_declines_every_ball() -> None:
 
 def test_home_links_the_coach() -> None:
     assert 'href="/coach"' in pages.render("index")
+
+
+def test_a_computer_is_known_by_its_name_in_any_language() -> None:
+    """A page names a computer player in its own language from its name in either
+    language (the bundle's ai_names), where no entrants say it is the computer."""
+    names = i18n.bundle(Lang.RU)["ai_names"]
+    assert isinstance(names, dict)
+    assert names["Computer (pro)"] == "pro"
+    assert names["Компьютер (профессионал)"] == "pro"
+    assert set(names.values()) == {level.value for level in Level}
+
+
+def test_every_page_request_says_the_pages_language() -> None:
+    """The server's own messages come in the page's language, not only the browser's."""
+    common = (STATIC / "common.js").read_text(encoding="utf-8")
+    assert '"Accept-Language": I.lang' in common

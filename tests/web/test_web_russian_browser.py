@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import test_web_browser as shared
 from test_web_browser import Page, score
-from test_web_matches_browser import mark_keys, picture
+from test_web_matches_browser import POT, mark_keys, new_game, picture
 
 from onered.texts import PLURAL_FORMS, Lang, plural_index
 from web_support import P1, P2, Server
@@ -101,3 +101,30 @@ def test_a_russian_match_counts_games_won_and_names_the_winner(ru: Page) -> None
     assert ru.text('.side[data-player="0"] .wins') == "2"
     assert ru.text('.side[data-player="0"] .sub') == "партии выиграны"
     picture(ru, "match-ru")
+
+
+def test_a_computer_is_named_in_the_pages_language_and_requests_say_it(
+    browser: Any, server: Server
+) -> None:
+    """A game against the computer made on an English page: the player's page in Russian
+    names it «Компьютер (профессионал)»; the page asks the server in its own language
+    (Accept-Language), whatever the browser's."""
+    game = new_game(server, [P1, "Computer (pro)"], [POT])
+    assert game
+    p = Page(browser, server.base, locale="en-GB")
+    pg = p.open(f"/players/{P1}")
+    assert p.text("tr[data-game] td a") == "Computer (pro)"
+    asked: list[str] = []
+    pg.on(
+        "request",
+        lambda r: (
+            asked.append(r.headers.get("accept-language", "")) if "/api/players/" in r.url else None
+        ),
+    )
+    pg.select_option("#lang", "ru")
+    pg.wait_for_selector('tr[data-game] td a:text-is("Компьютер (профессионал)")')
+    pg.reload()  # the page's language is remembered; its requests now say it
+    pg.wait_for_selector("body[data-ready]")
+    assert p.text("tr[data-game] td a") == "Компьютер (профессионал)"
+    assert "ru" in asked
+    p.close()

@@ -68,6 +68,17 @@ UI: dict[str, dict[Lang, str]] = {
 }
 
 
+def ai_names() -> dict[str, str]:
+    """Every name the pages give a computer player, in every language («Компьютер
+    (профессионал)», "Computer (pro)"), by its level: a page names one in its own language
+    even where the game's entrants are not at hand (a player's page, a match)."""
+    return {
+        UI["ai.name"][lang].format(level=names[lang]): str(level.value)
+        for level, names in AI_LEVELS.items()
+        for lang in Lang
+    }
+
+
 def reason_text(why: Why, lang: Lang) -> str:
     """A reason of the rules (``onered.rules.possible``) in ``lang``: "The yellow is not on
     the table" (the server's English error message uses it too)."""
@@ -87,8 +98,8 @@ def bundle(lang: Lang) -> dict[str, object]:
     """Every text of the pages in ``lang``: ``ui`` labels, ``calls``, ``fouls``,
     ``scores``, ``options`` (from ``onered.texts``), ``balls``, ``spots``, ``parts``,
     ``ball_forms``, ``ball_cases`` (each ball's name in the six cases), ``ai_levels`` (the
-    computer's levels), ``reasons`` (why a tap is not offered), and the caller's foul codes
-    in display order."""
+    computer's levels), ``ai_names`` (a computer's name in any language, by level),
+    ``reasons`` (why a tap is not offered), and the caller's foul codes in display order."""
     from onered.game.marking import CALLER_FOULS
 
     return {
@@ -104,6 +115,7 @@ def bundle(lang: Lang) -> dict[str, object]:
         "ball_forms": {b.value: forms for b, forms in BALL_FORMS.items()},
         "ball_cases": {b.value: {c.value: ball_name(b, lang, c) for c in Case} for b in Ball},
         "ai_levels": _by_value(AI_LEVELS, lang),
+        "ai_names": ai_names(),
         "reasons": _by_value(REASONS, lang),
         "caller_fouls": [f.value for f in CALLER_FOULS],
         "all_fouls": [f.value for f in FoulCode],

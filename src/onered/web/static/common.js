@@ -97,7 +97,8 @@ export class ApiError extends Error {
 }
 
 export async function api(method, path, body, token) {
-  const headers = {};
+  // the server's own messages (an error without words in the bundle) in the page's language
+  const headers = { "Accept-Language": I.lang };
   const init = { method, headers };
   if (body !== undefined) {
     if (typeof body === "string") {
@@ -249,7 +250,11 @@ export function aiLevel(name, entrants = I.entrants) {
 export function who(name, entrants = I.entrants) {
   if (name === null || name === undefined) return "";
   const level = aiLevel(name, entrants);
-  if (level === null) return name;
+  if (level === null) {
+    // a computer's name in any language (the bundle's ai_names), where no entrants say it
+    const named = I.bundle && I.bundle.ai_names && I.bundle.ai_names[name];
+    return named ? t("ai.name", { level: word("ai_levels", named) }) : name;
+  }
   return t("ai.name", { level: word("ai_levels", level) });
 }
 
