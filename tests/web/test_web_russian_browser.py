@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 import test_web_browser as shared
 from test_web_browser import Page, score
@@ -128,3 +129,38 @@ def test_a_computer_is_named_in_the_pages_language_and_requests_say_it(
     assert p.text("tr[data-game] td a") == "Компьютер (профессионал)"
     assert "ru" in asked
     p.close()
+
+
+#: A voice that writes down what it is asked to say (body[data-said]): headless chromium
+#: has no voices to listen to.
+FAKE_VOICE = """
+(() => {
+  const said = [];
+  Object.defineProperty(window, "SpeechSynthesisUtterance", {
+    configurable: true, value: class { constructor(text) { this.text = text; } },
+  });
+  Object.defineProperty(window, "speechSynthesis", {
+    configurable: true,
+    value: {
+      speak(u) { said.push(u.text); document.body.dataset.said = said.join(" | "); },
+      cancel() {}, getVoices() { return []; },
+    },
+  });
+  localStorage.setItem("onered.speech", "on");
+})();
+"""
+
+
+def test_an_undo_is_said_aloud_in_the_pages_language(ru: Page, server: Server) -> None:
+    made = httpx.post(
+        server.base + "/api/games", json={"mode": "mark", "players": [P1, P2], "target": 60}
+    ).json()
+    ru.context.add_init_script(FAKE_VOICE)
+    pg = ru.page
+    pg.goto(f"{server.base}/mark/{made['id']}#token={made['token']}")
+    pg.wait_for_selector("body[data-ready]")
+    ru.press("r")
+    assert "3" in (pg.get_attribute("body", "data-said") or "")
+    ru.press("u")
+    pg.wait_for_selector('body[data-said*="Удар отменён"]')
+    assert score(ru, 0) == "0"
