@@ -126,7 +126,9 @@ def test_names_stand_in_the_nominative() -> None:
     «выиграл {name}»): Russian names stand as they are written, after a colon or as the
     subject."""
     bad = re.compile(
-        r"(?:\bза|\bигроком|\bвыиграл|\bпобедил|\bу|\bс|\bдля) \{(?:name|player)\}", re.I
+        r"(?:\bза|\bигроком|\bвыиграл|\bпобедил|\bу|\bс|\bдля) "
+        r"\{(?:name|player|players|me|opponent|who)\}",
+        re.I,
     )
     wrong = [k for k, v in i18n.UI.items() if bad.search(v[Lang.RU])]
     assert wrong == []

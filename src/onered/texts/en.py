@@ -388,7 +388,7 @@ WORDS: dict[str, str] = {
     "web.play.takeback_refuse": "Refuse",
     "web.play.invite": "Two players on two devices",
     "web.play.invite_hint": (
-        "You play as {me}. Send this link to your opponent: it holds his own secret; each of "
+        "You play: {me}. Send this link to your opponent: it holds his own secret; each of "
         "you strikes only on his own turn."
     ),
     "web.play.invite_make": "I play: {name}",
