@@ -513,6 +513,7 @@ WORDS: dict[str, str] = {
     "error.network": "The server cannot be reached. Check the connection and try again.",
     "error.timeout": "The server did not answer in time. Please try again.",
     "error.server": "The server failed. Please try again.",
+    "error.idempotency_mismatch": "This change was sent before with other content: not entered.",
     "error.stale": "The game changed elsewhere: its current position is shown.",
     "error.over": "The game is already over.",
     "error.ai_failed": "The computer could not play in this position.",

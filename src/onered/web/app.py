@@ -35,6 +35,7 @@ from onered.web import (
     api_players,
     coach,
     errors,
+    idempotency,
     pages,
 )
 from onered.web.api_games import MAX_IMPORT_BYTES, table_json
@@ -105,6 +106,7 @@ def create_app(data_dir: Path | str) -> FastAPI:
     app.state.store = store
     app.state.games = Games(store)
     errors.install(app)
+    idempotency.install(app)  # a repeated Idempotency-Key gets the kept answer
     app.middleware("http")(_limit_body)
     app.include_router(pages.router)  # the HTML pages (onered.web.pages)
     app.include_router(api_games.router)  # reading, creating, importing (onered.web.api_games)

@@ -58,6 +58,7 @@ STATUS: Mapping[str, int] = {
     **dict.fromkeys(("bad_token", "bad_secret", "bad_match_token"), 403),
     **dict.fromkeys(("too_large", "file_too_large"), 413),
     "length_required": 411,
+    "idempotency_mismatch": 422,  # an Idempotency-Key sent again with another request
     **dict.fromkeys(("server", "broken", "store"), 500),
 }
 

@@ -30,7 +30,10 @@ from onered.errors import OneredError
 
 #: File name of the database inside the data folder.
 DB_NAME = "onered.sqlite3"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+#: Schema versions this store opens and brings up to :data:`SCHEMA_VERSION` (1: before the
+#: idempotency keys; its tables are kept, the new one is added).
+OLDER_VERSIONS = (0, 1)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -53,6 +56,15 @@ CREATE TABLE IF NOT EXISTS lines (
 CREATE INDEX IF NOT EXISTS games_updated ON games(updated);
 CREATE INDEX IF NOT EXISTS games_created ON games(created);
 CREATE INDEX IF NOT EXISTS games_mode_updated ON games(mode, updated);
+CREATE TABLE IF NOT EXISTS idempotency (
+    game_id TEXT NOT NULL,
+    key TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    status INTEGER NOT NULL,
+    body BLOB NOT NULL,
+    created REAL NOT NULL,
+    PRIMARY KEY (game_id, key)
+) WITHOUT ROWID;
 """
 #: Most game ids one search may name (``ids``: the games whose secrets a browser holds).
 MAX_SEARCH_IDS = 500
@@ -99,6 +111,17 @@ class GameRow:
     summary: Mapping[str, object]
     revision: int
     changed_from: int
+
+
+@dataclass(frozen=True, slots=True)
+class Answered:
+    """The answer to a change sent with an idempotency key: what the request was (a
+    ``fingerprint`` of its route and body) and the ``status`` and ``body`` it was answered
+    with, given again to a repeat."""
+
+    fingerprint: str
+    status: int
+    body: bytes
 
 
 @contextmanager
@@ -257,7 +280,7 @@ class Store:
             conn.execute("PRAGMA synchronous=FULL")
             conn.execute("PRAGMA foreign_keys=ON")
             version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if version not in (0, SCHEMA_VERSION):
+            if version not in (*OLDER_VERSIONS, SCHEMA_VERSION):
                 raise StoreError(
                     f"{self.path}: database schema version {version} is not "
                     f"{SCHEMA_VERSION} (made by another version of onered?)"
@@ -411,6 +434,7 @@ class Store:
         """Delete a game: its row and its lines, in one transaction. False if there was none."""
         with self._lock, self._transaction():
             self._conn.execute("DELETE FROM lines WHERE game_id = ?", (game_id,))
+            self._conn.execute("DELETE FROM idempotency WHERE game_id = ?", (game_id,))
             gone = self._conn.execute("DELETE FROM games WHERE id = ?", (game_id,)).rowcount
         return gone > 0
 
@@ -432,6 +456,25 @@ class Store:
             edit = Edit(self._conn, game_id, count, int(found[0]))
             yield edit
             edit._finish()
+
+    def answered(self, game_id: str, key: str) -> Answered | None:
+        """The answer kept for a change to ``game_id`` sent with idempotency ``key``, if any."""
+        with self._lock:
+            r = self._conn.execute(
+                "SELECT fingerprint, status, body FROM idempotency WHERE game_id = ? AND key = ?",
+                (game_id, key),
+            ).fetchone()
+        return None if r is None else Answered(str(r[0]), int(r[1]), bytes(r[2]))
+
+    def keep_answer(self, game_id: str, key: str, answered: Answered) -> None:
+        """Keep the answer to a change sent with idempotency ``key`` (the first one kept stays:
+        a repeat is answered with it)."""
+        with self._lock, self._transaction():
+            self._conn.execute(
+                "INSERT OR IGNORE INTO idempotency"
+                " (game_id, key, fingerprint, status, body, created) VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, key, answered.fingerprint, answered.status, answered.body, time.time()),
+            )
 
     def _count_lines(self, game_id: str) -> int:
         """The number of a game's lines, from the primary key's last entry (not a scan)."""

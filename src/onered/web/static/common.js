@@ -96,9 +96,12 @@ export class ApiError extends Error {
   }
 }
 
-export async function api(method, path, body, token) {
+/** A request's answer as JSON. ``key``: the change's Idempotency-Key (a repeat of the same
+ * change is answered with the first answer, never entered twice). */
+export async function api(method, path, body, token, key = null) {
   // the server's own messages (an error without words in the bundle) in the page's language
   const headers = { "Accept-Language": I.lang };
+  if (key) headers["Idempotency-Key"] = key;
   const init = { method, headers };
   if (body !== undefined) {
     if (typeof body === "string") {
@@ -291,13 +294,27 @@ export function typing(e) {
 const DELTA = { mark: 1, lines: 1, choice: 1, play: 1, ai: 1, claim: 0, undo: -1, "seat/play": 1, "seat/choice": 1 };
 const RETRY_MS = [1000, 2000, 4000, 8000, 15000, 30000];
 
+/** A random UUID (version 4) for an Idempotency-Key: crypto.randomUUID where the page is a
+ * secure context, else from crypto.getRandomValues (a club's server on plain http). */
+export function newKey() {
+  if (crypto.randomUUID) return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const h = Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
 /** Changes to a game kept in the browser (localStorage) until the server has judged them:
  * sent one at a time, in order, each with the game's version it was made at ("after"), so a
  * change made while another device changed the game is refused, not misapplied. No answer
  * (the network, a timeout, a server fault) is retried with a growing pause and at once when
  * the browser is back online; a refusal (the game changed: "stale"; the referee's or the
  * server's no: "rejected") stops the queue with the item shown until the user discards it or
- * sends the queue again at the current position. A reload keeps the queue. */
+ * sends the queue again at the current position. A reload keeps the queue. Each change
+ * carries an Idempotency-Key made when it is queued and kept with it: a try whose answer was
+ * lost (or cut by a reload) is sent again with the same key and the server answers with the
+ * first answer — the change is never entered twice nor refused as "stale". */
 export class Outbox {
   constructor(gameId, { token, apply, changed, version, refused = null }) {
     this.key = `onered.outbox.${gameId}`;
@@ -317,7 +334,9 @@ export class Outbox {
   load() {
     try {
       const items = JSON.parse(localStorage.getItem(this.key) || "[]");
-      return Array.isArray(items) ? items.map((x) => ({ ...x, state: x.state === "sending" ? "waiting" : x.state })) : [];
+      return Array.isArray(items)
+        ? items.map((x) => ({ ...x, key: x.key || newKey(), state: x.state === "sending" ? "waiting" : x.state }))
+        : [];
     } catch (e) {
       return [];
     }
@@ -340,7 +359,7 @@ export class Outbox {
   add(path, body, label) {
     const last = this.items[this.items.length - 1];
     const after = last ? last.after + DELTA[last.path] : this.version();
-    this.items.push({ n: Date.now() + Math.random(), path, body, after, label, state: "waiting", error: null });
+    this.items.push({ n: Date.now() + Math.random(), key: newKey(), path, body, after, label, state: "waiting", error: null });
     this.save();
     this.changed();
     this.pump();
@@ -386,7 +405,7 @@ export class Outbox {
     this.changed();
     try {
       const answer = await api("POST", `/api/games/${encodeURIComponent(this.gameId)}/${item.path}`,
-        { ...item.body, after: item.after }, this.token);
+        { ...item.body, after: item.after }, this.token, item.key);
       this.items.shift();
       this.attempt = 0;
       this.lastError = null;

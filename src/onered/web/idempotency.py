@@ -1,0 +1,174 @@
+"""Exactly-once changes: the standard ``Idempotency-Key`` header on a game's changes.
+
+A page makes a key (a UUID) once for each tap or stroke it queues and sends it with every
+try. The first request with a key for a game is run as usual and its successful answer is
+kept in the store with the key (:meth:`Store.keep_answer`); a repeat — the answer was lost
+on the way, the page was reloaded while sending — is answered with the kept status and body
+and changes nothing. A key sent again with another request (another route or body; the
+``after`` precondition aside, since a page re-bases it) is refused: 422
+``idempotency_mismatch``. Requests without the header work as before. Only answers of a
+change made (2xx) are kept: a refusal changed nothing and is judged afresh.
+
+Tries of one key are run one at a time (a resend after a client's timeout waits for the
+first try and gets its answer rather than a "stale" refusal).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import re
+import weakref
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+from anyio import to_thread
+from fastapi import FastAPI, Request
+
+from onered.web import errors
+from onered.web.api_club import SEAT_HEADER
+from onered.web.games import TOKEN_HEADER
+from onered.web.store import Answered, Store
+
+HEADER = b"idempotency-key"
+#: The routes that change a game: ``POST /api/games/{id}/...``.
+_CHANGE = re.compile(r"^/api/games/([^/]+)/.+$")
+#: The headers that say who asks (a game's secret, a seat's).
+SECRETS = tuple(h.lower().encode() for h in (TOKEN_HEADER, SEAT_HEADER))
+#: Longest key taken (a UUID is 36 characters).
+MAX_KEY = 200
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+def fingerprint(path: str, body: bytes, secret: bytes = b"") -> str:
+    """What a request asks, for comparing a repeat with the first try: its route, its JSON
+    body without ``after`` (a precondition the page may move, not the change) and who asks
+    (``secret``: its game or seat secret, so a kept answer is only given to its sender)."""
+    try:
+        data = json.loads(body) if body else None
+    except ValueError:
+        data = None
+        canonical = body
+    else:
+        if isinstance(data, dict):
+            data.pop("after", None)
+        canonical = json.dumps(data, sort_keys=True, separators=(",", ":")).encode()
+    return hashlib.sha256(b"\0".join((path.encode(), canonical, secret))).hexdigest()
+
+
+class Idempotency:
+    """ASGI middleware answering a repeated ``Idempotency-Key`` with the kept answer."""
+
+    def __init__(self, app: ASGIApp, store: Store) -> None:
+        self.app = app
+        self.store = store
+        self._locks: weakref.WeakValueDictionary[tuple[str, str], asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "POST":
+            await self.app(scope, receive, send)
+            return
+        match = _CHANGE.match(scope["path"])
+        headers = dict(scope["headers"])
+        key = headers.get(HEADER, b"").decode("latin-1").strip()
+        if match is None or not key:
+            await self.app(scope, receive, send)
+            return
+        if len(key) > MAX_KEY:
+            await _refuse(scope, send, "idempotency key longer than 200 characters", "invalid")
+            return
+        game_id = match.group(1)
+        body = await _read(receive)
+        secret = b"\0".join(headers.get(h, b"") for h in SECRETS)
+        asked = fingerprint(scope["path"], body, secret)
+        lock = self._locks.get((game_id, key))
+        if lock is None:
+            lock = self._locks[(game_id, key)] = asyncio.Lock()
+        async with lock:
+            kept = await to_thread.run_sync(self.store.answered, game_id, key)
+            if kept is not None:
+                if kept.fingerprint != asked:
+                    await _refuse(
+                        scope,
+                        send,
+                        f"idempotency key {key!r} was sent before with another request",
+                        "idempotency_mismatch",
+                    )
+                    return
+                await _send_json(send, kept.status, kept.body, replayed=True)
+                return
+            status, answered_with, answer = await _run(self.app, scope, body)
+            if 200 <= status < 300:
+                await to_thread.run_sync(
+                    self.store.keep_answer, game_id, key, Answered(asked, status, answer)
+                )
+        await send({"type": "http.response.start", "status": status, "headers": answered_with})
+        await send({"type": "http.response.body", "body": answer})
+
+
+async def _read(receive: Receive) -> bytes:
+    """A request's whole body."""
+    chunks = []
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            break
+        chunks.append(message.get("body", b""))
+        if not message.get("more_body", False):
+            break
+    return b"".join(chunks)
+
+
+async def _run(app: ASGIApp, scope: Scope, body: bytes) -> tuple[int, list[Any], bytes]:
+    """Run ``app`` on a request with ``body``; its status, headers and whole body."""
+    sent = False
+
+    async def receive() -> Message:
+        nonlocal sent
+        if sent:
+            return {"type": "http.disconnect"}
+        sent = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    start: Message = {}
+    parts: list[bytes] = []
+
+    async def send(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            start.update(message)
+        elif message["type"] == "http.response.body":
+            parts.append(message.get("body", b""))
+
+    await app(scope, receive, send)
+    return int(start.get("status", 500)), list(start.get("headers", [])), b"".join(parts)
+
+
+async def _send_json(send: Send, status: int, body: bytes, *, replayed: bool = False) -> None:
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+    ]
+    if replayed:
+        headers.append((b"idempotent-replayed", b"true"))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+async def _refuse(scope: Scope, send: Send, message: str, code: str) -> None:
+    """Answer with an :class:`errors.ApiError` of ``code`` in the request's language."""
+    error = errors.ApiError(errors.STATUS.get(code, 422), message, code)
+    response = errors.answer(Request(scope), error)
+    await _send_json(send, response.status_code, bytes(response.body))
+
+
+def install(app: FastAPI) -> None:
+    """Answer repeated changes of ``app``'s games by their ``Idempotency-Key``."""
+    app.add_middleware(Idempotency, store=app.state.store)
