@@ -8,11 +8,12 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from onered.web.app import create_app
-from onered.web.store import DB_NAME
+from onered.web.store import DB_NAME, Store
 from web_support import Api
 
 TAPS = ("pot_red", "no_score", "cannon", "in_off_red")
@@ -139,6 +140,32 @@ def test_a_key_survives_a_restart(tmp_path: Path) -> None:
         assert len(_ins(Api(app), game)) == 1
     finally:
         app.state.store.close()
+
+
+def test_a_change_stored_whose_answer_was_not_kept_is_not_entered_again(
+    api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The key goes in with the line: a server stopped after the change's transaction but
+    before the answer was kept answers a repeat with the game as it is (200), one line."""
+    game, token = api.new_mark()
+    key = _key()
+    with monkeypatch.context() as m:
+        m.setattr(Store, "keep_answer", lambda *a: None)  # stopped before the answer is kept
+        assert _send(api, game, token, {"parts": ["pot_red"], "after": 1}, key).status == 200
+    again = _send(api, game, token, {"parts": ["pot_red"], "after": 1}, key)
+    assert again.status == 200
+    assert again.headers.get("idempotent-replayed") == "true"
+    assert again.body["game"]["state"]["version"] == 2
+    assert again.body["game"]["log_from"] == 0
+    assert len(_ins(api, game)) == 1
+    assert _send(api, game, token, {"parts": ["no_score"]}, key).status == 422
+
+
+def test_a_refused_change_leaves_no_key(api: Api) -> None:
+    game, token = api.new_mark()
+    key = _key()
+    assert _send(api, game, token, {"parts": ["cannon"]}, key).status == 422  # no yellow yet
+    assert api.app.state.store.answered(game, key["Idempotency-Key"]) is None
 
 
 def test_a_data_folder_of_the_previous_schema_opens_and_takes_keys(tmp_path: Path) -> None:

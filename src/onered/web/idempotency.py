@@ -9,8 +9,12 @@ and changes nothing. A key sent again with another request (another route or bod
 ``idempotency_mismatch``. Requests without the header work as before. Only answers of a
 change made (2xx) are kept: a refusal changed nothing and is judged afresh.
 
-Tries of one key are run one at a time (a resend after a client's timeout waits for the
-first try and gets its answer rather than a "stale" refusal).
+The key goes in with the change itself: :meth:`Store.edit` records it (as
+:data:`~onered.web.store.ENTERED`) in the change's own transaction, and the answer is added
+once sent. A server stopped between the two answers a repeat with the game as it is now
+(200, the change is in), never with a second stroke nor a "stale" refusal. Tries of one key
+are run one at a time (a resend after a client's timeout waits for the first try and gets
+its answer).
 """
 
 from __future__ import annotations
@@ -28,8 +32,8 @@ from fastapi import FastAPI, Request
 
 from onered.web import errors
 from onered.web.api_club import SEAT_HEADER
-from onered.web.games import TOKEN_HEADER
-from onered.web.store import Answered, Store
+from onered.web.games import TOKEN_HEADER, Games
+from onered.web.store import CLAIM, ENTERED, Answered, Claim, Store
 
 HEADER = b"idempotency-key"
 #: The routes that change a game: ``POST /api/games/{id}/...``.
@@ -65,9 +69,10 @@ def fingerprint(path: str, body: bytes, secret: bytes = b"") -> str:
 class Idempotency:
     """ASGI middleware answering a repeated ``Idempotency-Key`` with the kept answer."""
 
-    def __init__(self, app: ASGIApp, store: Store) -> None:
+    def __init__(self, app: ASGIApp, store: Store, games: Games) -> None:
         self.app = app
         self.store = store
+        self.games = games
         self._locks: weakref.WeakValueDictionary[tuple[str, str], asyncio.Lock] = (
             weakref.WeakValueDictionary()
         )
@@ -94,18 +99,27 @@ class Idempotency:
             lock = self._locks[(game_id, key)] = asyncio.Lock()
         async with lock:
             kept = await to_thread.run_sync(self.store.answered, game_id, key)
-            if kept is not None:
-                if kept.fingerprint != asked:
-                    await _refuse(
-                        scope,
-                        send,
-                        f"idempotency key {key!r} was sent before with another request",
-                        "idempotency_mismatch",
-                    )
-                    return
+            if kept is not None and kept.fingerprint != asked:
+                await _refuse(
+                    scope,
+                    send,
+                    f"idempotency key {key!r} was sent before with another request",
+                    "idempotency_mismatch",
+                )
+                return
+            if kept is not None and kept.status != ENTERED:
                 await _send_json(send, kept.status, kept.body, replayed=True)
                 return
-            status, answered_with, answer = await _run(self.app, scope, body)
+            if kept is not None:  # entered, its answer lost with the server: the game now
+                view = await to_thread.run_sync(self.games.view_since, game_id, None, None)
+                now = {"verdict": view["last"], "game": view, "version": view["state"]["version"]}
+                await _send_json(send, 200, json.dumps(now).encode(), replayed=True)
+                return
+            token = CLAIM.set(Claim(game_id, key, asked))
+            try:
+                status, answered_with, answer = await _run(self.app, scope, body)
+            finally:
+                CLAIM.reset(token)
             if 200 <= status < 300:
                 await to_thread.run_sync(
                     self.store.keep_answer, game_id, key, Answered(asked, status, answer)
@@ -171,4 +185,4 @@ async def _refuse(scope: Scope, send: Send, message: str, code: str) -> None:
 
 def install(app: FastAPI) -> None:
     """Answer repeated changes of ``app``'s games by their ``Idempotency-Key``."""
-    app.add_middleware(Idempotency, store=app.state.store)
+    app.add_middleware(Idempotency, store=app.state.store, games=app.state.games)

@@ -22,6 +22,7 @@ import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -117,11 +118,30 @@ class GameRow:
 class Answered:
     """The answer to a change sent with an idempotency key: what the request was (a
     ``fingerprint`` of its route and body) and the ``status`` and ``body`` it was answered
-    with, given again to a repeat."""
+    with, given again to a repeat. Status :data:`ENTERED` (no body): the change was stored
+    but its answer was not kept (the server stopped in between)."""
 
     fingerprint: str
     status: int
     body: bytes
+
+
+#: An :class:`Answered` status: the change is in, its answer was not kept.
+ENTERED = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """A change being made under an idempotency key: :meth:`Store.edit` of ``game_id``
+    records the key in the change's own transaction, so a change stored is never without it."""
+
+    game_id: str
+    key: str
+    fingerprint: str
+
+
+#: The idempotency key of the request being served, if any (set by ``onered.web.idempotency``).
+CLAIM: ContextVar[Claim | None] = ContextVar("onered_idempotency_claim", default=None)
 
 
 @contextmanager
@@ -456,6 +476,13 @@ class Store:
             edit = Edit(self._conn, game_id, count, int(found[0]))
             yield edit
             edit._finish()
+            claim = CLAIM.get()
+            if claim is not None and claim.game_id == game_id:
+                self._conn.execute(
+                    "INSERT OR IGNORE INTO idempotency"
+                    " (game_id, key, fingerprint, status, body, created) VALUES (?, ?, ?, ?, ?, ?)",
+                    (game_id, claim.key, claim.fingerprint, ENTERED, b"", time.time()),
+                )
 
     def answered(self, game_id: str, key: str) -> Answered | None:
         """The answer kept for a change to ``game_id`` sent with idempotency ``key``, if any."""
@@ -468,12 +495,23 @@ class Store:
 
     def keep_answer(self, game_id: str, key: str, answered: Answered) -> None:
         """Keep the answer to a change sent with idempotency ``key`` (the first one kept stays:
-        a repeat is answered with it)."""
+        a repeat is answered with it; one the change's transaction marked :data:`ENTERED` is
+        completed)."""
         with self._lock, self._transaction():
             self._conn.execute(
-                "INSERT OR IGNORE INTO idempotency"
-                " (game_id, key, fingerprint, status, body, created) VALUES (?, ?, ?, ?, ?, ?)",
-                (game_id, key, answered.fingerprint, answered.status, answered.body, time.time()),
+                "INSERT INTO idempotency"
+                " (game_id, key, fingerprint, status, body, created) VALUES (?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (game_id, key) DO UPDATE SET status = excluded.status,"
+                " body = excluded.body WHERE idempotency.status = ?",
+                (
+                    game_id,
+                    key,
+                    answered.fingerprint,
+                    answered.status,
+                    answered.body,
+                    time.time(),
+                    ENTERED,
+                ),
             )
 
     def _count_lines(self, game_id: str) -> int:
