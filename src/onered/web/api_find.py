@@ -21,6 +21,7 @@ from fastapi import APIRouter, Header, Query, Request
 from onered.web.api_matches import match_store
 from onered.web.errors import ApiError
 from onered.web.games import check_secret, list_item
+from onered.web.limits import MAX_OFFSET
 from onered.web.store import MAX_SEARCH_IDS, Mode, Store
 
 router = APIRouter()
@@ -37,7 +38,7 @@ def find_games(
     finished: bool | None = None,
     ids: Annotated[str | None, Query(max_length=MAX_SEARCH_IDS * 20)] = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 20,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
 ) -> dict[str, Any]:
     """A page of the games that pass every filter given."""
     store: Store = request.app.state.store

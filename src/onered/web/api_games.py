@@ -22,6 +22,7 @@ from onered.texts import Lang
 from onered.web import i18n
 from onered.web.errors import ApiError
 from onered.web.games import Games, GamesDep, list_item, urls
+from onered.web.limits import MAX_OFFSET, MAX_VERSION
 from onered.web.models import NewGame, NewMode, Opponent
 from onered.web.store import Mode
 from onered.web.view import game_json, summary_json
@@ -77,7 +78,7 @@ def table() -> dict[str, Any]:
 def list_games(
     games: GamesDep,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
 ) -> dict[str, Any]:
     return {
         "games": [list_item(r) for r in games.store.games(limit, offset)],
@@ -89,8 +90,8 @@ def list_games(
 def get_game(
     game_id: str,
     games: GamesDep,
-    since: Annotated[int | None, Query(ge=0)] = None,
-    revision: Annotated[int | None, Query(ge=0)] = None,
+    since: Annotated[int | None, Query(ge=0, le=MAX_VERSION)] = None,
+    revision: Annotated[int | None, Query(ge=0, le=MAX_VERSION)] = None,
 ) -> dict[str, Any]:
     """The game: state, last verdict, and the log of lines from ``since`` (with
     ``revision``, the revision the client has: only what changed since is sent)."""

@@ -1,0 +1,128 @@
+"""What one anonymous client may ask of the server: bounded numbers, a rate per client and
+a cap on imports judged at once.
+
+- :data:`MAX_OFFSET` and :data:`MAX_VERSION` bound the integer query parameters, so a huge
+  or negative number is refused by name (422) before it reaches the store (SQLite's
+  integers are 64-bit: a larger one was a 500).
+- :class:`RateLimiter` is a token bucket per client address, in memory: ``rate`` requests
+  a minute, ``burst`` at once; the clock is injected so tests drive it without sleeping.
+- :class:`Gate` lets ``most`` imports be judged at a time; one more is refused at once
+  (``busy``) rather than queued, as each holds a file and its judged game in memory.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from onered.web.errors import ApiError
+
+#: Largest ``offset`` of a page of games (far beyond any club's games).
+MAX_OFFSET = 1_000_000_000
+#: Largest line number or revision a client may name (``since``, ``revision``).
+MAX_VERSION = 1_000_000_000
+#: Clients whose buckets are kept (the least recently seen are forgotten beyond it).
+MAX_CLIENTS = 10_000
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The server's limits for anonymous clients (``create_app(limits=...)``)."""
+
+    #: games created per client per minute (``POST /api/games``, ``POST /api/matches``)
+    creations_per_minute: float = 30.0
+    #: imports per client per minute (``POST /api/import``)
+    imports_per_minute: float = 10.0
+    #: imports judged at once, over all clients
+    concurrent_imports: int = 2
+    #: seconds a refused client is told to wait when the server is busy
+    busy_retry_after: int = 5
+
+
+class RateLimiter:
+    """A token bucket per client: ``per_minute`` requests a minute on average, as many at
+    once; thread-safe (routes run in worker threads)."""
+
+    def __init__(self, per_minute: float, clock: Callable[[], float] = time.monotonic) -> None:
+        if per_minute <= 0:
+            raise ValueError(f"per_minute: must be positive, got {per_minute}")
+        self.rate = per_minute / 60.0
+        self.burst = max(1.0, per_minute)
+        self.clock = clock
+        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def wait(self, client: str) -> float:
+        """Take one token for ``client``: 0 when allowed, else the seconds until one is
+        free (nothing taken)."""
+        now = self.clock()
+        with self._lock:
+            tokens, then = self._buckets.pop(client, (self.burst, now))
+            tokens = min(self.burst, tokens + (now - then) * self.rate)
+            wait = 0.0 if tokens >= 1.0 else (1.0 - tokens) / self.rate
+            self._buckets[client] = (tokens - 1.0 if wait == 0.0 else tokens, now)
+            while len(self._buckets) > MAX_CLIENTS:
+                self._buckets.popitem(last=False)
+        return wait
+
+    def check(self, client: str, what: str) -> None:
+        """Refuse ``client`` with 429 ``rate_limited`` when his bucket is empty."""
+        wait = self.wait(client)
+        if wait > 0:
+            seconds = max(1, int(wait + 0.999))
+            raise RateLimitedError(what, seconds)
+
+
+class RateLimitedError(ApiError):
+    """Too many requests of one kind from one client: try again in ``retry_after`` s."""
+
+    def __init__(self, what: str, retry_after: int) -> None:
+        super().__init__(
+            429,
+            f"too many {what}: try again in {retry_after} s",
+            "rate_limited",
+            {"what": what, "seconds": retry_after},
+        )
+        self.retry_after = retry_after
+
+
+class BusyError(ApiError):
+    """The server is already doing as much of this as it may: try again later."""
+
+    def __init__(self, what: str, retry_after: int) -> None:
+        super().__init__(
+            503,
+            f"the server is busy with other {what}: try again in {retry_after} s",
+            "busy",
+            {"what": what, "seconds": retry_after},
+        )
+        self.retry_after = retry_after
+
+
+class Gate:
+    """At most ``most`` holders at once; one more is refused (:class:`BusyError`), not queued."""
+
+    def __init__(self, most: int, what: str, retry_after: int) -> None:
+        if most < 1:
+            raise ValueError(f"most: must be at least 1, got {most}")
+        self._free = threading.BoundedSemaphore(most)
+        self.what = what
+        self.retry_after = retry_after
+
+    @contextmanager
+    def hold(self) -> Iterator[None]:
+        if not self._free.acquire(blocking=False):
+            raise BusyError(self.what, self.retry_after)
+        try:
+            yield
+        finally:
+            self._free.release()
+
+
+def client_of(host: str | None) -> str:
+    """The key of a client's bucket: his address (``"unknown"`` without one)."""
+    return host or "unknown"
