@@ -84,3 +84,41 @@ def test_the_offset_of_the_finding_is_a_422_naming_it(api: Api, route: str) -> N
     assert r.body["code"] == "invalid"
     assert r.error.startswith("offset:")
     assert "OverflowError" not in r.text
+
+
+async def _chunks() -> Any:
+    """A body without a length (sent chunked)."""
+    yield b"{}"
+
+
+def _boom() -> None:
+    raise RuntimeError("secret detail of the server")
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "kw", "status"),
+    [
+        ("GET", "/api/no-such-route", {}, 404),
+        ("GET", "/api/games/nosuchgame", {}, 404),
+        ("GET", "/api/games?offset=-1", {}, 422),
+        ("POST", "/api/games", {"content": b"x" * (300 * 1024)}, 413),
+        ("POST", "/api/games", {"content": _chunks()}, 411),
+        ("GET", "/api/boom", {}, 500),
+        ("GET", "/", {}, 200),
+    ],
+)
+def test_every_answer_carries_the_security_headers(
+    api: Api, method: str, path: str, kw: dict[str, Any], status: int
+) -> None:
+    """The headers come with the answers middleware makes itself (411, 413) and with a
+    server's fault (500), as with any other."""
+    from onered.web.app import SECURITY_HEADERS
+
+    api.app.add_api_route("/api/boom", _boom)
+    r = raw(api, method, path, **kw)
+    assert r.status == status, r.text
+    for name, value in SECURITY_HEADERS.items():
+        assert r.headers.get(name.lower()) == value, (name, r.headers)
+    if status == 500:
+        assert r.body["code"] == "server"
+        assert "secret detail" not in r.text

@@ -22,6 +22,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from onered import __version__
 from onered.web import (
@@ -59,9 +60,45 @@ SECURITY_HEADERS = {
 }
 
 
+class SecurityHeaders:
+    """The outermost middleware of ours: :data:`SECURITY_HEADERS` on every answer, the
+    ones other middleware makes itself (411, 413, a kept repeat) and a server's fault (500)
+    included. A fault is answered here by the app's own handler for it, so the answer
+    passes through the headers; it is raised again for the server's log (Starlette's last
+    middleware sees the answer already sent and sends no second one)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self.headers = [(k.lower().encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def send_with_headers(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                have = {name.lower() for name, _ in message.get("headers", [])}
+                extra = [(k, v) for k, v in self.headers if k not in have]
+                message = {**message, "headers": [*message.get("headers", []), *extra]}
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_with_headers)
+        except Exception as exc:
+            handler = scope["app"].exception_handlers.get(Exception) if "app" in scope else None
+            if started or handler is None:
+                raise
+            response = await handler(Request(scope, receive), exc)
+            await response(scope, receive, send_with_headers)
+            raise
+
+
 async def _limit_body(request: Request, call_next: Any) -> Response:
-    """Refuse a body larger than the route accepts before reading it; add the security
-    headers to every answer."""
+    """Refuse a body larger than the route accepts before reading it."""
     length = request.headers.get("content-length")
     is_import = request.url.path == "/api/import"
     limit = MAX_IMPORT_BYTES if is_import else MAX_BODY_BYTES
@@ -80,8 +117,6 @@ async def _limit_body(request: Request, call_next: Any) -> Response:
             {"max": limit},
         ).response()
     response: Response = await call_next(request)
-    for name, value in SECURITY_HEADERS.items():
-        response.headers.setdefault(name, value)
     return response
 
 
@@ -108,6 +143,7 @@ def create_app(data_dir: Path | str) -> FastAPI:
     errors.install(app)
     idempotency.install(app)  # a repeated Idempotency-Key gets the kept answer
     app.middleware("http")(_limit_body)
+    app.add_middleware(SecurityHeaders)  # added last: around every other middleware
     app.include_router(pages.router)  # the HTML pages (onered.web.pages)
     app.include_router(api_games.router)  # reading, creating, importing (onered.web.api_games)
     app.include_router(api_play.router)  # changing a game (onered.web.api_play)

@@ -55,7 +55,9 @@ STATUS: Mapping[str, int] = {
     ),
     **dict.fromkeys(("no_game", "no_match", "no_line", "no_player"), 404),
     **dict.fromkeys(("no_token", "no_secret", "no_match_token"), 401),
-    **dict.fromkeys(("bad_token", "bad_secret", "bad_match_token"), 403),
+    **dict.fromkeys(("bad_token", "bad_secret", "bad_match_token", "cross_site"), 403),
+    "rate_limited": 429,  # too many creations or imports from one client: Retry-After
+    "busy": 503,  # as many imports as the server judges at once: Retry-After
     **dict.fromkeys(("too_large", "file_too_large"), 413),
     "length_required": 411,
     "idempotency_mismatch": 422,  # an Idempotency-Key sent again with another request
@@ -195,7 +197,8 @@ def install(app: FastAPI) -> None:
     async def unexpected(request: Request, exc: Exception) -> JSONResponse:
         """A fault of the server's own answered as JSON the pages can show (and retry),
         never as a bare page: the play page must not wait forever on it."""
-        message = f"internal error: {type(exc).__name__}: {exc}"
+        # the exception's own words stay in the server's log: they may tell too much
+        message = f"internal error: {type(exc).__name__}"
         return answer(request, ApiError(500, message, "server"))
 
     async def invalid(request: Request, exc: Exception) -> JSONResponse:
