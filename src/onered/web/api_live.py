@@ -8,6 +8,10 @@ reconnects (``Last-Event-ID``), so it is sent what it missed, and nothing twice.
 revision the first event is the whole game. ``max`` (events) and ``timeout`` (seconds) end
 the stream (tests, and clients that prefer to reconnect).
 
+``GET /board/match/{id}`` is the club's TV board for a whole match (``templates/board.html``,
+``static/board.js``): it shows the match's latest game and moves on to each next game by
+itself (the match, ``GET /api/matches/{id}``, lists its games).
+
 Changes made by this process are seen within :data:`TICK` seconds (an in-memory check);
 changes by another process sharing the data folder within :data:`STORE_TICK` (one indexed
 row read). Each event costs only what changed (``onered.web.games``).
@@ -23,9 +27,12 @@ from typing import Annotated
 
 from fastapi import APIRouter, Header, Query, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import StreamingResponse
+from fastapi.responses import HTMLResponse, StreamingResponse
 
+from onered.web.api_matches import match_store
+from onered.web.errors import ApiError
 from onered.web.games import Games, GamesDep
+from onered.web.pages import page
 
 #: Seconds between checks of the process's own changes, and of the store.
 TICK = 0.1
@@ -120,3 +127,11 @@ def game_events(
         media_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
+
+
+@router.get("/board/match/{match_id}", include_in_schema=False)
+def match_board_page(request: Request, match_id: str) -> HTMLResponse:
+    """The club's TV board following a match from game to game (404 for no such match)."""
+    if match_store(request).match(match_id) is None:
+        raise ApiError(404, f"match {match_id!r}: no such match", "no_match", {"id": match_id})
+    return page("board")

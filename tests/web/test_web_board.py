@@ -1,0 +1,47 @@
+"""The club's TV board for a match (issue 18 item 7) through the API: ``/board/match/{id}``
+is the board page for a known match only, and what the board reads to follow a match (the
+game's match and number, the match's games, games won and handicap) is there."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from web_support import P1, P2, Api
+
+
+def new_match(api: Api, **extra: Any) -> dict[str, Any]:
+    body = {"players": [P1, P2], "best_of": 3, "target": 6, **extra}
+    r = api.post("/api/matches", json=body)
+    assert r.status == 201, r.text
+    made: dict[str, Any] = r.body
+    return made
+
+
+def test_the_match_board_page_is_served_for_a_known_match_only(api: Api) -> None:
+    made = new_match(api)
+    page = api.get(f"/board/match/{made['id']}")
+    assert page.status == 200
+    assert "/static/board.js" in page.text
+    missing = api.get("/board/match/nope")
+    assert missing.status == 404
+    assert "nope" in missing.text
+    assert api.get(f"/board/{made['game']['id']}").status == 200
+
+
+def test_the_board_finds_the_next_game_and_fixed_sides_in_the_match(api: Api) -> None:
+    made = new_match(api, handicap=[0, 3], breaker=0, breaker_ball="yellow")
+    first = made["game"]
+    view = api.game(first["id"])
+    assert view["settings"]["match"] == {"id": made["id"], "number": 0}
+    for _ in range(2):
+        assert api.mark(first["id"], first["token"], parts=["pot_red"]).status == 200
+    nxt = api.post(f"/api/matches/{made['id']}/next", json={"after": 1}, token=made["token"])
+    assert nxt.status == 200, nxt.text
+    m = api.get(f"/api/matches/{made['id']}").body
+    # the board's sides: the match's order, whoever breaks the game
+    assert m["players"] == [P1, P2]
+    assert api.game(m["games"][1]["id"])["match"]["players"] == [P2, P1]
+    assert m["wins"] == {P1: 1, P2: 0}
+    assert m["settings"]["handicap"] == [0, 3]
+    assert [g["id"] for g in m["games"]] == [first["id"], nxt.body["game"]["id"]]
+    assert api.game(m["games"][1]["id"])["settings"]["match"]["number"] == 1

@@ -1,0 +1,114 @@
+"""The club's TV board following a match (issue 18 item 7) and coming back to live updates
+after an outage, in Debian's chromium (Playwright, headless), at a TV's size (1920×1080).
+Screenshots ``web-board-match*.png`` in ``$ONERED_SCREENSHOTS`` (``ONERED_SCREENSHOTS=docs``
+remakes the pictures in ``docs/``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+import test_web_browser as shared
+from test_web_club_browser import Tab, mark
+
+from web_support import P1, P2, Server
+
+pytestmark = pytest.mark.browser
+#: The browser pages' fixtures (a server of this module's own, the browser).
+server, browser = shared.server, shared.browser
+TV = {"width": 1920, "height": 1080}
+
+
+def new_match(server: Server) -> dict[str, Any]:
+    """A best of 3 to 6 points, Petrov given 3, Ivanov breaking the first game."""
+    body = {
+        "players": [P1, P2],
+        "best_of": 3,
+        "target": 6,
+        "handicap": [0, 3],
+        "breaker": 0,
+        "breaker_ball": "yellow",
+    }
+    r = httpx.post(server.base + "/api/matches", json=body)
+    assert r.status_code == 201, r.text
+    made: dict[str, Any] = r.json()
+    return made
+
+
+def side(tv: Tab, n: int, part: str) -> str:
+    return tv.text(f'.board-player[data-player="{n}"] {part}')
+
+
+def test_one_board_follows_a_best_of_three_from_game_to_game(browser: Any, server: Server) -> None:
+    made = new_match(server)
+    first = made["game"]
+    tv = Tab(browser, server.base, viewport=TV)
+    loads: list[str] = []
+    pg = tv.open(f"/board/{first['id']}")
+    pg.on("load", lambda _: loads.append(pg.url))
+    # the match's order: Ivanov left, Petrov right (given 3), no games won yet
+    assert side(tv, 0, ".board-name") == P1
+    assert side(tv, 1, ".board-name") == P2
+    assert side(tv, 0, ".board-wins") == "0"
+    assert side(tv, 1, ".board-score") == "3"
+    assert side(tv, 1, ".board-handicap") == "handicap +3"
+    assert pg.locator('.board-player[data-player="0"] .board-handicap').count() == 0
+    assert "Game 1 of the match" in tv.text("#target")
+    pg.wait_for_selector('body[data-follow="events"]')
+    mark(server, first["id"], first["token"], parts=["pot_red"])
+    tv.wait_version(2)
+    tv.picture("web-board-match-game1")
+    mark(server, first["id"], first["token"], parts=["pot_red"])  # Ivanov 6: game 1 his
+    pg.wait_for_selector('.board-player[data-player="0"] .board-wins:text-is("1")')
+    assert tv.text("#status") == f"Winner: {P1} · waiting for the next game"
+    # the marker starts game 2 (Petrov breaks); the board moves to it by itself
+    r = httpx.post(
+        f"{server.base}/api/matches/{made['id']}/next",
+        json={"after": 1},
+        headers={"X-Game-Token": made["token"]},
+    )
+    assert r.status_code == 200, r.text
+    second = r.json()["game"]
+    pg.wait_for_selector('body[data-match-game="2"]')
+    assert pg.url.endswith(f"/board/{second['id']}")
+    assert side(tv, 0, ".board-name") == P1  # still left, though Petrov breaks now
+    assert side(tv, 1, ".board-name") == P2
+    assert side(tv, 0, ".board-score") == "0"
+    assert side(tv, 1, ".board-score") == "3"
+    assert pg.locator('.board-player[data-player="1"].at-table').count() == 1
+    assert side(tv, 0, ".board-wins") == "1"
+    assert side(tv, 1, ".board-wins") == "0"
+    assert "Game 2 of the match" in tv.text("#target")
+    pg.wait_for_selector('body[data-follow="events"]')
+    mark(server, second["id"], second["token"], parts=["pot_red"])  # Petrov 6: his game
+    pg.wait_for_selector('.board-player[data-player="1"] .board-wins:text-is("1")')
+    assert side(tv, 1, ".board-score") == "6"
+    first_row = pg.locator(".board-last tbody tr").first.locator("td")
+    assert first_row.nth(4).inner_text() == "0 : 6"  # the score in the sides' order
+    tv.picture("web-board-match")
+    assert loads == []  # one page, never reloaded
+    # a board opened for the match shows its latest game
+    again = Tab(browser, server.base, viewport=TV)
+    pg2 = again.open(f"/board/match/{made['id']}")
+    pg2.wait_for_selector(f'body[data-game="{second["id"]}"]')
+    assert again.text('.board-player[data-player="1"] .board-wins') == "1"
+    again.close()
+    tv.close()
+
+
+def test_the_board_returns_to_live_updates_after_an_outage(browser: Any, server: Server) -> None:
+    made = new_match(server)
+    game = made["game"]
+    tv = Tab(browser, server.base, viewport=TV)
+    # the stream answered 503 (a proxy while the server restarts): EventSource gives up on it
+    tv.page.route("**/events*", lambda route: route.fulfill(status=503, body="down"))
+    pg = tv.open(f"/board/{game['id']}")
+    pg.wait_for_selector('body[data-follow="polling"]')
+    mark(server, game["id"], game["token"], parts=["no_score"])
+    tv.wait_version(2)  # polled meanwhile
+    tv.page.unroute("**/events*")
+    pg.wait_for_selector('body[data-follow="events"]', timeout=60_000)  # retried by itself
+    mark(server, game["id"], game["token"], parts=["no_score"])
+    tv.wait_version(3)
+    tv.close(allow_failed_loads=True)
