@@ -5,13 +5,14 @@ client (issue 18, item 5)."""
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Mapping
 from typing import Any
 
 import httpx
 import pytest
 
-from web_support import P1, Api, Reply
+from web_support import P1, P2, Api, Reply
 
 HUGE = ("9223372036854775808", "-9223372036854775809", "-1", "99999999999999999999999999999")
 #: Values of the path parameters that name something that exists (filled in per test).
@@ -122,3 +123,83 @@ def test_every_answer_carries_the_security_headers(
     if status == 500:
         assert r.body["code"] == "server"
         assert "secret detail" not in r.text
+
+
+# --- imports: from this site only, judged afresh ------------------------------------------
+
+FORGED_VERDICT = {
+    "stroke": 1,
+    "striker": P1,
+    "ball": "white",
+    "from_d": True,
+    "points": 99,
+    "scored": {"cannon": 99},
+    "foul": None,
+    "score": {P1: 99, P2: 0},
+    "break": 99,
+    "visit_over": False,
+    "next": P1,
+}
+
+
+def _forged() -> str:
+    lines = [
+        {"type": "match", "target": 100, "players": [P1, P2], "opening": {"score": {P1: 50}}},
+        {"type": "stroke", "first_hit": "red", "verdict": FORGED_VERDICT},
+    ]
+    return "\n".join(json.dumps(line) for line in lines) + "\n"
+
+
+def test_an_imported_files_verdicts_are_judged_again_never_trusted(api: Api) -> None:
+    """The finding: a forged verdict showed 99 points on a player's page while the game
+    read 0:0. The stored game and the player's page both read the referee's score."""
+    r = api.post("/api/import", content=_forged())
+    assert r.status == 201, r.text
+    game = r.body["id"]
+    assert r.body["game"]["state"]["score"] == [0, 0]
+    view = api.get(f"/api/games/{game}").body
+    assert view["state"]["score"] == [0, 0]
+    assert all("verdict" not in line["in"] for line in view["log"])
+    record = api.get(f"/api/games/{game}/record.jsonl").text
+    assert "99" not in record
+    page = api.get(f"/api/players/{P1}").body
+    (row,) = page["games"]
+    assert row["score"] == [0, 0]
+    assert row["points"] == 0
+    assert row["top_break"] == 0
+    assert page["totals"]["points"] == 0
+    assert page["totals"]["highest_break"] == 0
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Sec-Fetch-Site": "cross-site", "Content-Type": "text/plain"},
+        {"Sec-Fetch-Site": "same-site", "Content-Type": "text/plain"},
+        {"Origin": "http://evil.example", "Content-Type": "text/plain"},
+        {"Origin": "http://evil.example", "Content-Type": "multipart/form-data; boundary=x"},
+        {"Origin": "null", "Content-Type": "application/x-www-form-urlencoded"},
+    ],
+)
+def test_an_import_from_another_sites_page_is_refused(api: Api, headers: dict[str, str]) -> None:
+    r = api.post("/api/import", content=_forged(), headers=headers)
+    assert r.status == 403, r.text
+    assert r.body["code"] == "cross_site"
+    assert api.get("/api/games").body["total"] == 0
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {},  # a program (curl, a script): no browser page behind it
+        {"Sec-Fetch-Site": "same-origin", "Content-Type": "text/plain; charset=utf-8"},
+        {"Sec-Fetch-Site": "none"},  # typed in by the user
+        {"Origin": "http://test", "Content-Type": "text/plain"},  # an older browser
+        {"Origin": "https://club.example", "X-Forwarded-Host": "club.example"},  # a proxy
+    ],
+)
+def test_an_import_from_the_sites_own_page_or_a_program_is_taken(
+    api: Api, headers: dict[str, str]
+) -> None:
+    r = api.post("/api/import", content=_forged(), headers=headers)
+    assert r.status == 201, r.text

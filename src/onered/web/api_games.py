@@ -4,6 +4,7 @@ a new game, an import."""
 from __future__ import annotations
 
 from typing import Annotated, Any
+from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Query, Request
 from fastapi.concurrency import run_in_threadpool
@@ -29,6 +30,8 @@ from onered.web.view import game_json, summary_json
 
 #: Largest imported file (the record format's limit).
 MAX_IMPORT_BYTES = record.MAX_BYTES
+#: A record's judged fields (``docs/record-format.md``): dropped from an imported line.
+JUDGED = frozenset({"verdict", "opening"})
 
 router = APIRouter()
 
@@ -167,7 +170,13 @@ def _import(games: Games, data: bytes) -> dict[str, Any]:
     """Read, check and judge an imported file, then store it (run in a worker thread: a
     long file must not hold up the server's other requests)."""
     try:
-        session = Session.from_text(record.decode(data), check=True)
+        lines = record.parse_text(record.decode(data))
+        # the file's verdicts are never kept: the referee judges every line afresh, and a
+        # line's stored verdict would otherwise be read back as if it were the referee's
+        session = Session.read(
+            ((n, {k: v for k, v in obj.items() if k not in JUDGED}) for n, obj in lines),
+            check=True,
+        )
     except RecordError as exc:
         raise ApiError(422, f"file: {exc}", exc.code, exc.params) from None
     entrants = session.entrants or dict.fromkeys(session.players, HUMAN)
@@ -175,12 +184,35 @@ def _import(games: Games, data: bytes) -> dict[str, Any]:
     return _created(games, mode, session, entrants)
 
 
+def same_site(request: Request) -> bool:
+    """Whether a request comes from this site's own pages or from no browser page at all.
+
+    A browser says where a request comes from: ``Sec-Fetch-Site`` (every current browser),
+    else ``Origin`` (sent with every cross-site POST) compared with the host asked. A
+    program (curl, a script) sends neither and is let through: it is no other site's page
+    acting with the user's browser. This stops another site's page from posting a file
+    as a form or ``text/plain`` (a "simple" request, sent without asking first)."""
+    site = request.headers.get("sec-fetch-site")
+    if site is not None:
+        return site in ("same-origin", "none")
+    origin = request.headers.get("origin")
+    if origin is None:
+        return True
+    host = request.headers.get("x-forwarded-host") or request.headers.get("host", "")
+    return urlsplit(origin).netloc.lower() == host.split(",")[0].strip().lower()
+
+
 @router.post("/api/import", status_code=201)
 async def import_game(request: Request, games: GamesDep) -> dict[str, Any]:
     """A game file (``docs/record-format.md``): a game record, the referee protocol's JSON
     Lines, or in/out pairs; a UTF-8 byte-order mark is accepted. At most
     ``record.MAX_BYTES``; checked as a new game is (names, target, table), judged line by
-    line, off the event loop."""
+    line, off the event loop. Only from this site's own pages or from a program, never
+    from another site's page (:func:`same_site`)."""
+    if not same_site(request):
+        raise ApiError(
+            403, "import: only from this site's own pages", "cross_site", {"what": "import"}
+        )
     chunks: list[bytes] = []
     size = 0
     async for chunk in request.stream():

@@ -36,7 +36,8 @@ Name = Annotated[str, PathParam(min_length=1, max_length=40)]
 
 def _record_lines(row: GameRow, game: Session) -> list[dict[str, Any]]:
     """The game's lines with their verdicts, as ``onered.game.stats`` reads a record."""
-    lines = [{"verdict": e["out"], **_object(e["in"])} for e in verdicts_json(game)]
+    # the referee's verdict, never one a stored line carries (an imported file's own)
+    lines = [{**_object(e["in"]), "verdict": e["out"]} for e in verdicts_json(game)]
     entrants = row.settings.get("entrants")
     if isinstance(entrants, dict):
         lines[0]["entrants"] = entrants
