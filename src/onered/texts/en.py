@@ -562,6 +562,7 @@ WORDS: dict[str, str] = {
     "error.invalid": "Invalid request: {detail}",
     "error.length_required": "The request needs its length (Content-Length); at most {max} bytes.",
     "error.too_large": "The request is too large: at most {max} bytes.",
+    "error.cross_site": "Files are imported from this site's own pages only.",
     "error.broken": "The game's record cannot be replayed.",
     "error.name_empty": "{where}: a name cannot be empty.",
     "error.name_long": "{where}: a name has at most {max} characters, this one has {got}.",
