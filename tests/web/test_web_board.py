@@ -45,3 +45,36 @@ def test_the_board_finds_the_next_game_and_fixed_sides_in_the_match(api: Api) ->
     assert m["settings"]["handicap"] == [0, 3]
     assert [g["id"] for g in m["games"]] == [first["id"], nxt.body["game"]["id"]]
     assert api.game(m["games"][1]["id"])["settings"]["match"]["number"] == 1
+
+
+def test_the_room_lists_every_game_in_play_with_its_score(api: Api) -> None:
+    made = new_match(api, handicap=[0, 3])
+    first = made["game"]
+    other = api.post("/api/games", json={"players": ["Smith", "Jones"], "target": 100}).body
+    assert api.mark(other["id"], other["token"], parts=["pot_red"]).status == 200
+    done = api.post("/api/games", json={"players": ["Brown", "Green"], "target": 3}).body
+    assert api.mark(done["id"], done["token"], parts=["pot_red"]).status == 200  # won: over
+    r = api.get("/api/room")
+    assert r.status == 200
+    tables = {g["id"]: g for g in r.body["tables"]}
+    assert set(tables) == {first["id"], other["id"]}  # not the game that is over
+    assert r.body["tables"][0]["id"] == other["id"]  # the latest change first
+    t = tables[other["id"]]
+    assert t["players"] == ["Smith", "Jones"]
+    assert t["score"] == [3, 0]
+    assert t["target"] == 100
+    assert t["to_play"] == "Smith"
+    assert t["match"] is None
+    assert t["urls"] == {"board": f"/board/{other['id']}"}
+    assert tables[first["id"]]["match"] == {"id": made["id"], "number": 0}
+    assert tables[first["id"]]["score"] == [0, 3]
+    page = api.get("/board/room")
+    assert page.status == 200
+    assert "/static/room.js" in page.text
+
+
+def test_the_room_refuses_a_bad_window_naming_it(api: Api) -> None:
+    for bad in ("0", "-1", "nope"):
+        r = api.get(f"/api/room?within={bad}")
+        assert r.status == 422
+        assert "within" in r.text

@@ -112,3 +112,28 @@ def test_the_board_returns_to_live_updates_after_an_outage(browser: Any, server:
     mark(server, game["id"], game["token"], parts=["no_score"])
     tv.wait_version(3)
     tv.close(allow_failed_loads=True)
+
+
+def test_the_room_shows_every_table_in_play(browser: Any, server: Server) -> None:
+    made = new_match(server)
+    game = made["game"]
+    other = httpx.post(
+        server.base + "/api/games", json={"players": ["Smith", "Jones"], "target": 100}
+    ).json()
+    mark(server, other["id"], other["token"], parts=["pot_red"])
+    tv = Tab(browser, server.base, viewport=TV)
+    pg = tv.open("/board/room")
+    table = f'.room-table[data-game="{other["id"]}"]'
+    pg.wait_for_selector(table)
+    assert tv.text(f'{table} .room-row[data-player="0"] .score') == "3"
+    assert tv.text(f"{table} .room-row.at-table .name") == "Smith"
+    match_table = f'.room-table[data-game="{game["id"]}"]'
+    assert tv.text(f'{match_table} .room-row[data-player="1"] .score') == "3"  # the handicap
+    assert "Game 1 of the match" in tv.text(f"{match_table} .room-foot")
+    mark(server, game["id"], game["token"], parts=["pot_red"])  # seen at the next look
+    pg.wait_for_selector(f'{match_table} .room-row[data-player="0"] .score:text-is("3")')
+    tv.picture("web-board-room")
+    pg.click(table)
+    pg.wait_for_url(f"**/board/{other['id']}")
+    pg.wait_for_selector("body[data-ready]")
+    tv.close()

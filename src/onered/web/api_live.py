@@ -10,7 +10,9 @@ the stream (tests, and clients that prefer to reconnect).
 
 ``GET /board/match/{id}`` is the club's TV board for a whole match (``templates/board.html``,
 ``static/board.js``): it shows the match's latest game and moves on to each next game by
-itself (the match, ``GET /api/matches/{id}``, lists its games).
+itself (the match, ``GET /api/matches/{id}``, lists its games). ``GET /board/room`` is the
+room's screen: every table in play (``GET /api/room``: the games not over, changed in the last
+``within`` seconds, the most recently changed first, each with its score and its board's link).
 
 Changes made by this process are seen within :data:`TICK` seconds (an in-memory check);
 changes by another process sharing the data folder within :data:`STORE_TICK` (one indexed
@@ -23,7 +25,7 @@ import asyncio
 import json
 import time
 from collections.abc import AsyncIterator
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Request
 from fastapi.concurrency import run_in_threadpool
@@ -33,6 +35,7 @@ from onered.web.api_matches import match_store
 from onered.web.errors import ApiError
 from onered.web.games import Games, GamesDep
 from onered.web.pages import page
+from onered.web.store import GameRow, Store
 
 #: Seconds between checks of the process's own changes, and of the store.
 TICK = 0.1
@@ -41,6 +44,10 @@ STORE_TICK = 1.0
 KEEPALIVE = 15.0
 #: What a browser waits before reconnecting, milliseconds.
 RETRY_MS = 1000
+#: The room's screen: at most this many tables; a game untouched for longer than
+#: :data:`ROOM_WITHIN` seconds (by default) is not in play any more.
+ROOM_MAX = 48
+ROOM_WITHIN = 6 * 3600.0
 
 router = APIRouter()
 
@@ -135,3 +142,42 @@ def match_board_page(request: Request, match_id: str) -> HTMLResponse:
     if match_store(request).match(match_id) is None:
         raise ApiError(404, f"match {match_id!r}: no such match", "no_match", {"id": match_id})
     return page("board")
+
+
+def table_json(row: GameRow) -> dict[str, Any]:
+    """A table of the room: the game's players (and who they are: ``entrants``), score,
+    target, who plays, its match."""
+    summary = row.summary
+    match = row.settings.get("match")
+    entrants = row.settings.get("entrants")
+    return {
+        "id": row.id,
+        "mode": row.mode.value,
+        "players": summary.get("players"),
+        "score": summary.get("score"),
+        "target": summary.get("target"),
+        "strokes": summary.get("strokes"),
+        "to_play": summary.get("next"),
+        "updated": row.updated,
+        "match": dict(match) if isinstance(match, dict) else None,
+        "entrants": dict(entrants) if isinstance(entrants, dict) else {},
+        "urls": {"board": f"/board/{row.id}"},
+    }
+
+
+@router.get("/api/room")
+def room(
+    request: Request,
+    within: Annotated[float, Query(gt=0, le=30 * 86_400)] = ROOM_WITHIN,
+) -> dict[str, Any]:
+    """Every table in play: the games not over, changed in the last ``within`` seconds."""
+    store: Store = request.app.state.store
+    rows, _ = store.search(finished=False, limit=ROOM_MAX)
+    now = time.time()
+    return {"tables": [table_json(r) for r in rows if now - r.updated <= within], "now": now}
+
+
+@router.get("/board/room", include_in_schema=False)
+def room_page() -> HTMLResponse:
+    """The room's screen: every table in play, each linking to its board."""
+    return page("room")

@@ -88,6 +88,7 @@ PAGES: dict[str, Page] = {
         ),
         Page("game.html", "record.title", "Game record"),
         Page("board.html", "board.title", "Club board", heading=None, css="board"),
+        Page("room.html", "board.room", "Tables in play", heading=None, css="board"),
         Page("coach.html", "coach.title", "Coach", styles=("coach.css",)),
         Page("match.html", "match.title", "Match", styles=("match.css",)),
         Page("player.html", "player.title", "Player", styles=("player.css",)),
