@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -203,3 +204,89 @@ def test_an_import_from_the_sites_own_page_or_a_program_is_taken(
 ) -> None:
     r = api.post("/api/import", content=_forged(), headers=headers)
     assert r.status == 201, r.text
+
+
+# --- a rate per client, a cap on imports at once ------------------------------------------
+
+
+class Clock:
+    """A clock the test moves (no sleeping)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def limited(tmp_path: Path) -> Iterator[tuple[Api, Clock]]:
+    """The app with small limits and a clock of the test's."""
+    from onered.web.app import Limits, create_app
+
+    clock = Clock()
+    limits = Limits(creations_per_minute=3, imports_per_minute=2, concurrent_imports=1)
+    app = create_app(tmp_path / "data", limits, clock)
+    yield Api(app), clock
+    app.state.store.close()
+
+
+NEW = {"mode": "mark", "players": [P1, P2]}
+
+
+def test_creating_games_faster_than_the_rate_is_refused_with_retry_after(
+    limited: tuple[Api, Clock],
+) -> None:
+    api, clock = limited
+    assert [api.post("/api/games", json=NEW).status for _ in range(3)] == [201] * 3
+    r = api.post("/api/games", json=NEW)
+    assert r.status == 429
+    assert r.body["code"] == "rate_limited"
+    assert r.headers["retry-after"] == "20"  # one game every 20 s at 3 a minute
+    assert r.body["message"] == "Too many requests from this device: try again in 20 s."
+    ru = api.post("/api/games", json=NEW, headers={"Accept-Language": "ru"})
+    assert ru.body["message"].startswith("Слишком много запросов")
+    assert api.get("/api/games").body["total"] == 3
+    clock.now += 19
+    assert api.post("/api/games", json=NEW).status == 429
+    clock.now += 1
+    assert api.post("/api/games", json=NEW).status == 201
+    assert api.post("/api/games", json=NEW).status == 429
+    clock.now += 600  # a long pause refills the bucket, no more than full
+    assert [api.post("/api/games", json=NEW).status for _ in range(4)] == [201] * 3 + [429]
+
+
+def test_matches_share_the_creation_rate_and_imports_have_their_own(
+    limited: tuple[Api, Clock],
+) -> None:
+    api, _ = limited
+    for _ in range(3):
+        assert api.post("/api/games", json=NEW).status == 201
+    assert api.post("/api/matches", json={"players": [P1, P2]}).status == 429
+    statuses = [api.post("/api/import", content=_forged()).status for _ in range(3)]
+    assert statuses == [201, 201, 429]
+    assert api.get("/api/games").body["total"] == 5
+
+
+def test_the_rate_is_per_client() -> None:
+    from onered.web.limits import RateLimiter
+
+    clock = Clock()
+    limiter = RateLimiter(2, clock)
+    assert [limiter.wait("a") for _ in range(3)] == [0, 0, 30]
+    assert limiter.wait("b") == 0
+    clock.now += 30
+    assert limiter.wait("a") == 0
+
+
+def test_an_import_over_the_cap_at_once_is_refused_busy(limited: tuple[Api, Clock]) -> None:
+    """With the one import allowed at a time under way, another is refused at once (503
+    busy, Retry-After), not queued; once it is done, the next is taken."""
+    api, _ = limited
+    with api.app.state.import_gate.hold():
+        r = api.post("/api/import", content=_forged())
+        assert r.status == 503
+        assert r.body["code"] == "busy"
+        assert r.headers["retry-after"] == "5"
+        assert r.body["message"] == "The server is busy with other imports: try again in 5 s."
+    assert api.post("/api/import", content=_forged()).status == 201

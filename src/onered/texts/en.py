@@ -565,6 +565,8 @@ WORDS: dict[str, str] = {
     "error.invalid": "Invalid request: {detail}",
     "error.length_required": "The request needs its length (Content-Length); at most {max} bytes.",
     "error.too_large": "The request is too large: at most {max} bytes.",
+    "error.rate_limited": "Too many requests from this device: try again in {seconds} s.",
+    "error.busy": "The server is busy with other imports: try again in {seconds} s.",
     "error.cross_site": "Files are imported from this site's own pages only.",
     "error.broken": "The game's record cannot be replayed.",
     "error.name_empty": "{where}: a name cannot be empty.",

@@ -23,7 +23,7 @@ from onered.texts import Lang
 from onered.web import i18n
 from onered.web.errors import ApiError
 from onered.web.games import Games, GamesDep, list_item, urls
-from onered.web.limits import MAX_OFFSET, MAX_VERSION
+from onered.web.limits import MAX_OFFSET, MAX_VERSION, Gate
 from onered.web.models import NewGame, NewMode, Opponent
 from onered.web.store import Mode
 from onered.web.view import game_json, summary_json
@@ -213,16 +213,18 @@ async def import_game(request: Request, games: GamesDep) -> dict[str, Any]:
         raise ApiError(
             403, "import: only from this site's own pages", "cross_site", {"what": "import"}
         )
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > record.MAX_BYTES:
-            raise ApiError(
-                413,
-                f"file: too large (at most {record.MAX_BYTES} bytes)",
-                "file_too_large",
-                {"max": record.MAX_BYTES},
-            )
-        chunks.append(chunk)
-    return await run_in_threadpool(_import, games, b"".join(chunks))
+    gate: Gate = request.app.state.import_gate
+    with gate.hold():  # a few at a time: each holds its file and its game in memory
+        chunks: list[bytes] = []
+        size = 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > record.MAX_BYTES:
+                raise ApiError(
+                    413,
+                    f"file: too large (at most {record.MAX_BYTES} bytes)",
+                    "file_too_large",
+                    {"max": record.MAX_BYTES},
+                )
+            chunks.append(chunk)
+        return await run_in_threadpool(_import, games, b"".join(chunks))

@@ -14,7 +14,8 @@ the root ``onered.errors.OneredError`` answered by one handler (``onered.web.err
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -42,10 +43,19 @@ from onered.web import (
 from onered.web.api_games import MAX_IMPORT_BYTES, table_json
 from onered.web.errors import ApiError
 from onered.web.games import TOKEN_HEADER, Games
+from onered.web.limits import Gate, Limits, RateLimitedError, RateLimiter, client_of
 from onered.web.pages import STATIC_DIR
 from onered.web.store import Store
 
-__all__ = ["MAX_IMPORT_BYTES", "STATIC_DIR", "TOKEN_HEADER", "ApiError", "create_app", "table_json"]
+__all__ = [
+    "MAX_IMPORT_BYTES",
+    "STATIC_DIR",
+    "TOKEN_HEADER",
+    "ApiError",
+    "Limits",
+    "create_app",
+    "table_json",
+]
 
 #: Largest request body accepted but for an import (``api_games.MAX_IMPORT_BYTES``).
 MAX_BODY_BYTES = 256 * 1024
@@ -120,9 +130,36 @@ async def _limit_body(request: Request, call_next: Any) -> Response:
     return response
 
 
-def create_app(data_dir: Path | str) -> FastAPI:
-    """The application, with its store in ``data_dir`` (created if missing)."""
+#: The routes that make a game, each with its rate limiter's name in ``app.state``.
+RATED = {
+    ("POST", "/api/games"): ("creation_limiter", "games created"),
+    ("POST", "/api/matches"): ("creation_limiter", "games created"),
+    ("POST", "/api/import"): ("import_limiter", "imports"),
+}
+
+
+async def _limit_rate(request: Request, call_next: Any) -> Response:
+    """Refuse a client who makes games faster than :class:`Limits` allows (429)."""
+    rated = RATED.get((request.method, request.url.path))
+    if rated is not None:
+        limiter: RateLimiter = getattr(request.app.state, rated[0])
+        try:
+            limiter.check(client_of(request.client.host if request.client else None), rated[1])
+        except RateLimitedError as exc:
+            return errors.answer(request, exc)
+    response: Response = await call_next(request)
+    return response
+
+
+def create_app(
+    data_dir: Path | str,
+    limits: Limits | None = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> FastAPI:
+    """The application, with its store in ``data_dir`` (created if missing) and the
+    ``limits`` for anonymous clients (``Limits()``'s by default; ``clock`` times them)."""
     store = Store(Path(data_dir))
+    limits = limits or Limits()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -140,9 +177,13 @@ def create_app(data_dir: Path | str) -> FastAPI:
     )
     app.state.store = store
     app.state.games = Games(store)
+    app.state.creation_limiter = RateLimiter(limits.creations_per_minute, clock)
+    app.state.import_limiter = RateLimiter(limits.imports_per_minute, clock)
+    app.state.import_gate = Gate(limits.concurrent_imports, "imports", limits.busy_retry_after)
     errors.install(app)
     idempotency.install(app)  # a repeated Idempotency-Key gets the kept answer
     app.middleware("http")(_limit_body)
+    app.middleware("http")(_limit_rate)  # games made per client (onered.web.limits)
     app.add_middleware(SecurityHeaders)  # added last: around every other middleware
     app.include_router(pages.router)  # the HTML pages (onered.web.pages)
     app.include_router(api_games.router)  # reading, creating, importing (onered.web.api_games)

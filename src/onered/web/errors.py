@@ -166,8 +166,12 @@ def lang_of(request: Request) -> Lang:
 
 
 def answer(request: Request, error: OneredError) -> JSONResponse:
-    """The HTTP answer to ``error``."""
-    return JSONResponse(body(error, lang_of(request)), status_code=status_of(error))
+    """The HTTP answer to ``error`` (with ``Retry-After`` when it says when to try again)."""
+    retry = getattr(error, "retry_after", None)
+    headers = {"Retry-After": str(retry)} if isinstance(retry, int) else None
+    return JSONResponse(
+        body(error, lang_of(request)), status_code=status_of(error), headers=headers
+    )
 
 
 def not_found(game_id: str) -> ApiError:
