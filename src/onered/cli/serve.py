@@ -14,6 +14,11 @@ import os
 import socket
 import sys
 from pathlib import Path
+from types import FrameType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import uvicorn
 
 HELP = "serve the web app: play in a browser, mark real matches, game records"
 
@@ -89,8 +94,24 @@ def _serve(args: argparse.Namespace, sock: socket.socket) -> int:
     print(f"onered: open http://{host}:{args.port}/ in a browser (Ctrl+C stops)", flush=True)
     print(f"onered: games are kept in {data}", flush=True)
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")
-    uvicorn.Server(config).run(sockets=[sock])
+    _server(config).run(sockets=[sock])
     return 0
+
+
+def _server(config: uvicorn.Config) -> uvicorn.Server:
+    """uvicorn's server that, told to stop (SIGTERM, Ctrl+C), first ends the live streams
+    (``onered.web.api_live.end_streams``): an open TV board would otherwise keep the graceful
+    shutdown waiting for ever."""
+    import uvicorn
+
+    from onered.web.api_live import end_streams
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            end_streams()
+            super().handle_exit(sig, frame)
+
+    return Server(config)
 
 
 def listen(host: str, port: int) -> socket.socket:

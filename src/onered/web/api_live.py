@@ -16,13 +16,16 @@ room's screen: every table in play (``GET /api/room``: the games not over, chang
 
 Changes made by this process are seen within :data:`TICK` seconds (an in-memory check);
 changes by another process sharing the data folder within :data:`STORE_TICK` (one indexed
-row read). Each event costs only what changed (``onered.web.games``).
+row read). Each event costs only what changed (``onered.web.games``). A stream ends within
+:data:`TICK` once :func:`end_streams` is called (``onered serve`` calls it when told to stop,
+so a TV left open does not keep the server from stopping; the browser reconnects later).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import threading
 import time
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
@@ -50,6 +53,15 @@ ROOM_MAX = 48
 ROOM_WITHIN = 6 * 3600.0
 
 router = APIRouter()
+
+#: Set when the server is stopping: every stream ends (see :func:`end_streams`).
+_ENDING = threading.Event()
+
+
+def end_streams() -> None:
+    """End every live stream of this process (the server is stopping): each returns within
+    :data:`TICK` seconds, so the server's graceful shutdown need not wait for open TVs."""
+    _ENDING.set()
 
 
 def _last_event(value: str | None) -> tuple[int, int] | None:
@@ -106,7 +118,7 @@ async def _stream(
             quiet = now
         if timeout is not None and now - start >= timeout:
             return
-        if await request.is_disconnected():
+        if _ENDING.is_set() or await request.is_disconnected():
             return
         await asyncio.sleep(TICK)
 
