@@ -110,7 +110,7 @@ async function refreshMatch() {
   try {
     match = await api("GET", `/api/matches/${encodeURIComponent(matchId)}`);
   } catch (e) {
-    match = match || null; // kept as last known; asked again below
+    // not to be had now: the last known match is kept, and asked again below
   }
   const latest = match && match.games.length ? match.games[match.games.length - 1] : null;
   const over = model && model.view && model.view.state.winner;
