@@ -88,6 +88,12 @@ def test_one_board_follows_a_best_of_three_from_game_to_game(browser: Any, serve
     assert first_row.nth(4).inner_text() == "0 : 6"  # the score in the sides' order
     tv.picture("web-board-match")
     assert loads == []  # one page, never reloaded
+    pg.select_option("#lang", "ru")  # the same in Russian, counted by the Russian rules
+    pg.wait_for_selector('html[lang="ru"] body[data-ready]')
+    assert side(tv, 1, ".board-match") == "1 партия выиграна · фора +3"
+    assert "Партия матча № 2" in tv.text("#target")
+    pg.select_option("#lang", "en")
+    pg.wait_for_selector('html[lang="en"] body[data-ready]')
     # a board opened for the match shows its latest game
     again = Tab(browser, server.base, viewport=TV)
     pg2 = again.open(f"/board/match/{made['id']}")
