@@ -5,6 +5,7 @@ remakes the pictures in ``docs/``)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -143,3 +144,28 @@ def test_the_room_shows_every_table_in_play(browser: Any, server: Server) -> Non
     pg.wait_for_url(f"**/board/{other['id']}")
     pg.wait_for_selector("body[data-ready]")
     tv.close()
+
+
+def test_the_board_comes_back_live_after_the_server_was_down(browser: Any, tmp_path: Path) -> None:
+    """The finding: after an outage of ~5 s the board polled for good. Now the server stops
+    (a TV open does not hold it), the board falls back to polling, and once the server is back
+    on the same port it returns to the pushed stream by itself."""
+    own = Server(tmp_path / "data")
+    own.start()
+    try:
+        made = new_match(own)
+        game = made["game"]
+        tv = Tab(browser, own.base, viewport=TV)
+        pg = tv.open(f"/board/{game['id']}")
+        pg.wait_for_selector('body[data-follow="events"]')
+        own.stop()
+        pg.wait_for_selector('body[data-follow="polling"]', timeout=60_000)
+        pg.wait_for_selector("#live.off")
+        own.start()
+        pg.wait_for_selector('body[data-follow="events"]', timeout=90_000)
+        mark(own, game["id"], game["token"], parts=["no_score"])
+        tv.wait_version(2)
+        assert tv.text("#live") == "● live"
+        tv.close(allow_failed_loads=True)
+    finally:
+        own.stop()
