@@ -80,6 +80,8 @@ class RateLimiter:
 class RateLimitedError(ApiError):
     """Too many requests of one kind from one client: try again in ``retry_after`` s."""
 
+    default_code = "rate_limited"
+
     def __init__(self, what: str, retry_after: int) -> None:
         super().__init__(
             429,
@@ -92,6 +94,8 @@ class RateLimitedError(ApiError):
 
 class BusyError(ApiError):
     """The server is already doing as much of this as it may: try again later."""
+
+    default_code = "busy"
 
     def __init__(self, what: str, retry_after: int) -> None:
         super().__init__(
