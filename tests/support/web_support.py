@@ -81,6 +81,15 @@ class Api:
         assert r.status == 201, r.text
         return r.body["id"], r.body["token"]
 
+    def new_match(self, **extra: Any) -> dict[str, Any]:
+        """A best of 3 to 6 points between Ivanov and Petrov (``extra`` overrides): the
+        answer of ``POST /api/matches``."""
+        body = {"players": [P1, P2], "best_of": 3, "target": 6, **extra}
+        r = self.post("/api/matches", json=body)
+        assert r.status == 201, r.text
+        made: dict[str, Any] = r.body
+        return made
+
     def mark(self, game: str, token: str, **body: Any) -> Reply:
         return self.post(f"/api/games/{game}/mark", json=body, token=token)
 

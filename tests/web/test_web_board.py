@@ -4,21 +4,11 @@ game's match and number, the match's games, games won and handicap) is there."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from web_support import P1, P2, Api
 
 
-def new_match(api: Api, **extra: Any) -> dict[str, Any]:
-    body = {"players": [P1, P2], "best_of": 3, "target": 6, **extra}
-    r = api.post("/api/matches", json=body)
-    assert r.status == 201, r.text
-    made: dict[str, Any] = r.body
-    return made
-
-
 def test_the_match_board_page_is_served_for_a_known_match_only(api: Api) -> None:
-    made = new_match(api)
+    made = api.new_match()
     page = api.get(f"/board/match/{made['id']}")
     assert page.status == 200
     assert "/static/board.js" in page.text
@@ -29,7 +19,7 @@ def test_the_match_board_page_is_served_for_a_known_match_only(api: Api) -> None
 
 
 def test_the_board_finds_the_next_game_and_fixed_sides_in_the_match(api: Api) -> None:
-    made = new_match(api, handicap=[0, 3], breaker=0, breaker_ball="yellow")
+    made = api.new_match(handicap=[0, 3], breaker=0, breaker_ball="yellow")
     first = made["game"]
     view = api.game(first["id"])
     assert view["settings"]["match"] == {"id": made["id"], "number": 0}
@@ -48,7 +38,7 @@ def test_the_board_finds_the_next_game_and_fixed_sides_in_the_match(api: Api) ->
 
 
 def test_the_room_lists_every_game_in_play_with_its_score(api: Api) -> None:
-    made = new_match(api, handicap=[0, 3])
+    made = api.new_match(handicap=[0, 3])
     first = made["game"]
     other = api.post("/api/games", json={"players": ["Smith", "Jones"], "target": 100}).body
     assert api.mark(other["id"], other["token"], parts=["pot_red"]).status == 200

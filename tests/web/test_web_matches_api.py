@@ -112,16 +112,8 @@ def test_delete_with_the_secret_removes_the_row_and_its_lines(api: Api) -> None:
 # --- matches -------------------------------------------------------------------------------
 
 
-def new_match(api: Api, **extra: Any) -> dict[str, Any]:
-    body = {"players": [P1, P2], "best_of": 3, "target": 6, **extra}
-    r = api.post("/api/matches", json=body)
-    assert r.status == 201, r.text
-    made: dict[str, Any] = r.body
-    return made
-
-
 def test_a_match_best_of_three_with_a_handicap_and_alternating_break(api: Api) -> None:
-    made = new_match(api, handicap=[0, 3], breaker=0, breaker_ball="yellow")
+    made = api.new_match(handicap=[0, 3], breaker=0, breaker_ball="yellow")
     match_id, match_token = made["id"], made["token"]
     first = made["game"]
     view = api.game(first["id"])
@@ -163,7 +155,7 @@ def test_a_match_best_of_three_with_a_handicap_and_alternating_break(api: Api) -
 
 
 def test_the_match_clock_runs_per_game_and_sums(api: Api) -> None:
-    made = new_match(api, best_of=1, target=3)
+    made = api.new_match(best_of=1, target=3)
     game = made["game"]
     m = api.get(f"/api/matches/{made['id']}").body
     assert m["clock"]["running"] is True
@@ -182,7 +174,7 @@ def test_the_match_clock_runs_per_game_and_sums(api: Api) -> None:
 
 
 def test_starting_the_next_game_needs_the_matchs_secret(api: Api) -> None:
-    made = new_match(api, best_of=3, target=3)
+    made = api.new_match(best_of=3, target=3)
     game = made["game"]
     pot_reds(api, game["id"], game["token"], 1)
     path = f"/api/matches/{made['id']}/next"
@@ -216,7 +208,7 @@ def test_a_bad_match_is_refused_naming_the_field(
 
 
 def test_a_game_of_a_match_is_not_deleted_alone(api: Api) -> None:
-    made = new_match(api)
+    made = api.new_match()
     r = api.request("DELETE", f"/api/games/{made['game']['id']}", token=made["game"]["token"])
     assert r.status == 409
     assert r.body["code"] == "in_match"
@@ -258,7 +250,7 @@ def test_a_players_figures_game_by_game(api: Api) -> None:
 
 
 def test_a_stored_summary_that_does_not_read_is_the_stores_fault(api: Api) -> None:
-    made = new_match(api)
+    made = api.new_match()
     game = made["game"]["id"]
     with api.app.state.store.edit(game) as edit:  # as a broken or foreign database would
         edit.set_summary({"players": [P1, P2], "target": 6, "score": [0, "x"]})
@@ -270,7 +262,7 @@ def test_a_stored_summary_that_does_not_read_is_the_stores_fault(api: Api) -> No
 
 
 def test_a_handicap_game_exports_and_reimports_with_its_handicap(api: Api) -> None:
-    made = new_match(api, handicap=[0, 4], target=20)
+    made = api.new_match(handicap=[0, 4], target=20)
     game = made["game"]
     pot_reds(api, game["id"], game["token"], 2)
     exported = api.get(f"/api/games/{game['id']}/export.jsonl").text
