@@ -139,6 +139,12 @@ class Games:
             row, game = self.replay(game_id)
             return game_json(row, game, start_line(row, len(game), since, revision))
 
+    def answer_now(self, game_id: str) -> dict[str, Any]:
+        """A change's answer for the game as it is now (its last verdict, the whole game):
+        what a repeated change gets when its first answer was lost with the server."""
+        view = self.view_since(game_id, None, None)
+        return {"verdict": view["last"], "game": view}
+
     def change(
         self,
         game_id: str,

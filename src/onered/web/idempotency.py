@@ -24,11 +24,11 @@ import hashlib
 import json
 import re
 import weakref
-from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 from anyio import to_thread
 from fastapi import FastAPI, Request
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from onered.web import errors
 from onered.web.api_club import SEAT_HEADER
@@ -42,13 +42,6 @@ _CHANGE = re.compile(r"^/api/games/([^/]+)/.+$")
 SECRETS = tuple(h.lower().encode() for h in (TOKEN_HEADER, SEAT_HEADER))
 #: Longest key taken (a UUID is 36 characters).
 MAX_KEY = 200
-
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
-
 
 def fingerprint(path: str, body: bytes, secret: bytes = b"") -> str:
     """What a request asks, for comparing a repeat with the first try: its route, its JSON
@@ -111,8 +104,7 @@ class Idempotency:
                 await _send_json(send, kept.status, kept.body, replayed=True)
                 return
             if kept is not None:  # entered, its answer lost with the server: the game now
-                view = await to_thread.run_sync(self.games.view_since, game_id, None, None)
-                now = {"verdict": view["last"], "game": view, "version": view["state"]["version"]}
+                now = await to_thread.run_sync(self.games.answer_now, game_id)
                 await _send_json(send, 200, json.dumps(now).encode(), replayed=True)
                 return
             token = CLAIM.set(Claim(game_id, key, asked))
