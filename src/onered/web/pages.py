@@ -76,7 +76,7 @@ PAGES: dict[str, Page] = {
             heading_class="page-title muted",
             styles=("match.css",),
         ),
-        Page("mark.html", "mark.title", "Marking"),
+        Page("mark.html", "mark.title", "Marking", css="mark"),
         Page("play.html", "play.title", "Play"),
         Page(
             "watch.html",
