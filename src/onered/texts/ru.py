@@ -319,6 +319,7 @@ WORDS: dict[str, str] = {
     "web.record.col.score": "Счёт",
     "web.record.col.calls": "Объявления",
     "web.record.col.strokes": "Удары",
+    "web.record.earlier": "Показать более ранние удары",
     "web.record.no_breaks": "Серий пока нет.",
     "web.record.mode": "Вид партии: {mode}",
     "web.play.title": "Игра",
@@ -575,6 +576,9 @@ WORDS: dict[str, str] = {
     "error.too_large": "Слишком большой запрос: не больше {max} байт.",
     "error.rate_limited": "Слишком много запросов с этого устройства; повторите через {seconds} с.",
     "error.busy": "Сервер занят другими загрузками; повторите через {seconds} с.",
+    "error.too_many_streams": (
+        "С этого устройства открыто слишком много табло (не больше {most}); закройте одно."
+    ),
     "error.cross_site": "Файлы загружаются только со страниц этого сайта.",
     "error.broken": "Запись партии не удаётся воспроизвести.",
     "error.name_empty": "{where}: имя не может быть пустым.",

@@ -82,5 +82,5 @@ def delete_game(
             {"match": owner[0], "number": owner[1] + 1},
         )
     store.delete(game_id)
-    request.app.state.games.forget(game_id)
+    request.app.state.games.deleted(game_id)  # its live streams end
     return {"deleted": game_id}

@@ -26,7 +26,7 @@ from onered.web.games import Games, GamesDep, list_item, urls
 from onered.web.limits import MAX_OFFSET, MAX_VERSION, Gate
 from onered.web.models import NewGame, NewMode, Opponent
 from onered.web.store import Mode
-from onered.web.view import game_json, summary_json
+from onered.web.view import LOG_PAGE, game_json, summary_json
 
 #: Largest imported file (the record format's limit).
 MAX_IMPORT_BYTES = record.MAX_BYTES
@@ -97,8 +97,29 @@ def get_game(
     revision: Annotated[int | None, Query(ge=0, le=MAX_VERSION)] = None,
 ) -> dict[str, Any]:
     """The game: state, last verdict, and the log of lines from ``since`` (with
-    ``revision``, the revision the client has: only what changed since is sent)."""
+    ``revision``, the revision the client has: only what changed since is sent), at most
+    the latest ``LOG_PAGE`` lines of it (``log_start``: the first line sent; older lines
+    from ``GET /api/games/{id}/log``)."""
     return games.view_since(game_id, since, revision)
+
+
+@router.get("/api/games/{game_id}/log")
+def get_log(
+    game_id: str,
+    games: GamesDep,
+    before: Annotated[int | None, Query(ge=0, le=MAX_VERSION)] = None,
+    limit: Annotated[int, Query(ge=1, le=LOG_PAGE)] = LOG_PAGE,
+) -> dict[str, Any]:
+    """A page of the game's log: the ``limit`` lines before line ``before`` (by default the
+    latest), oldest first, with the game's ``revision`` and number of ``lines``."""
+    return games.log_page(game_id, before, limit)
+
+
+@router.get("/api/games/{game_id}/chart")
+def get_chart(game_id: str, games: GamesDep) -> dict[str, Any]:
+    """What the record page draws beside the log: the score's progression (the strokes
+    that changed it) and the highest breaks."""
+    return games.chart(game_id)
 
 
 def _download(text: str, filename: str) -> Any:

@@ -14,35 +14,40 @@ itself (the match, ``GET /api/matches/{id}``, lists its games). ``GET /board/roo
 room's screen: every table in play (``GET /api/room``: the games not over, changed in the last
 ``within`` seconds, the most recently changed first, each with its score and its board's link).
 
-Changes made by this process are seen within :data:`TICK` seconds (an in-memory check);
-changes by another process sharing the data folder within :data:`STORE_TICK` (one indexed
-row read). Each event costs only what changed (``onered.web.games``). A stream ends within
-:data:`TICK` once :func:`end_streams` is called (``onered serve`` calls it when told to stop,
-so a TV left open does not keep the server from stopping; the browser reconnects later).
+Nothing polls per stream: a stream waits on the game's :class:`~onered.web.notify.Hub`,
+which a change of this process wakes once for all the game's streams (another process's
+change is found by the hub's one watcher, within ``notify.STORE_TICK``); the streams that
+need the same view share one computation of it. An idle stream sends a keep-alive comment
+every :data:`KEEPALIVE` seconds; a client that leaves is noticed by Starlette (it listens
+for the disconnect). A client may hold ``Limits.streams_per_client`` streams open at once
+(one more: 429 ``too_many_streams``). :func:`end_streams` (``onered serve`` calls it when told
+to stop) wakes and ends every stream at once, so a TV left open does not keep the server
+from stopping; the browser reconnects later.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
-import threading
 import time
 from collections.abc import AsyncIterator
+from functools import partial
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Query, Request
+from fastapi import APIRouter, FastAPI, Header, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, StreamingResponse
+from starlette.types import Receive, Scope, Send
 
+from onered.web import errors
 from onered.web.api_matches import match_store
 from onered.web.errors import ApiError
 from onered.web.games import Games, GamesDep
+from onered.web.limits import Limits, Slots, TooManyStreamsError, client_of
+from onered.web.notify import Follow
+from onered.web.notify import end_streams as end_streams
 from onered.web.pages import page
 from onered.web.store import GameRow, Store
 
-#: Seconds between checks of the process's own changes, and of the store.
-TICK = 0.1
-STORE_TICK = 1.0
 #: Seconds between keep-alive comments (proxies close quiet connections).
 KEEPALIVE = 15.0
 #: What a browser waits before reconnecting, milliseconds.
@@ -54,14 +59,11 @@ ROOM_WITHIN = 6 * 3600.0
 
 router = APIRouter()
 
-#: Set when the server is stopping: every stream ends (see :func:`end_streams`).
-_ENDING = threading.Event()
 
-
-def end_streams() -> None:
-    """End every live stream of this process (the server is stopping): each returns within
-    :data:`TICK` seconds, so the server's graceful shutdown need not wait for open TVs."""
-    _ENDING.set()
+def install(app: FastAPI, limits: Limits) -> None:
+    """The live routes on ``app``, each client held to ``limits.streams_per_client``."""
+    app.state.stream_slots = Slots(limits.streams_per_client)
+    app.include_router(router)
 
 
 def _last_event(value: str | None) -> tuple[int, int] | None:
@@ -82,45 +84,90 @@ def event(view: dict[str, object]) -> str:
     return f"id: {view['revision']}:{lines}\nevent: game\ndata: {data}\n\n"
 
 
-async def _stream(
-    request: Request,
-    games: Games,
-    game_id: str,
-    since: int | None,
-    revision: int | None,
-    most: int | None,
-    timeout: float | None,
-) -> AsyncIterator[str]:
-    yield f"retry: {RETRY_MS}\n\n"
-    start = time.monotonic()
-    quiet = checked = start
-    sent = 0
-    while True:
-        now = time.monotonic()
-        known = games.revision(game_id)
-        if known is None or now - checked >= STORE_TICK:
-            row = await run_in_threadpool(games.store.game, game_id)
-            if row is None:
+class LiveStream(StreamingResponse):
+    """A game's event stream. Sent, it takes one of the client's slots (or answers 429
+    ``too_many_streams``) and follows the game on its hub; both are given back when it
+    ends, however it ends (the client leaving included)."""
+
+    def __init__(
+        self,
+        games: Games,
+        game_id: str,
+        known: int,
+        since: int | None,
+        revision: int | None,
+        most: int | None,
+        timeout: float | None,
+    ) -> None:
+        self.games = games
+        self.game_id = game_id
+        self.known = known
+        self.since = since
+        self.revision = revision
+        self.most = most
+        self.timeout = timeout
+        self._follow: Follow | None = None
+        super().__init__(
+            self._events(),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        request = Request(scope, receive)
+        slots: Slots = request.app.state.stream_slots
+        client = client_of(request.client.host if request.client else None)
+        try:
+            slots.take(client)
+        except TooManyStreamsError as exc:
+            await errors.answer(request, exc)(scope, receive, send)
+            return
+        try:
+            with self.games.hub.following(self.game_id, self.known) as follow:
+                self._follow = follow
+                await super().__call__(scope, receive, send)
+        finally:
+            slots.give(client)
+
+    async def _events(self) -> AsyncIterator[str]:
+        follow = self._follow
+        if follow is None:  # pragma: no cover - only sent through __call__
+            return
+        yield f"retry: {RETRY_MS}\n\n"
+        game_id, since, revision = self.game_id, self.since, self.revision
+        start = quiet = time.monotonic()
+        sent = 0
+        while not follow.ending:
+            known = follow.revision
+            if known is None:
                 return  # deleted
-            known = row.revision
-            checked = now
-        if known != revision:
-            view = await run_in_threadpool(games.view_since, game_id, since, revision)
-            yield event(view)
-            revision = int(view["revision"])
-            since = int(view["state"]["version"])
-            sent += 1
-            quiet = time.monotonic()
-            if most is not None and sent >= most:
+            if known != revision:
+                view_since = partial(self.games.view_since, game_id, since, revision)
+                try:
+                    view = await follow.once(
+                        (since, revision), partial(run_in_threadpool, view_since)
+                    )
+                except ApiError:
+                    return  # deleted meanwhile
+                yield event(view)
+                revision = int(view["revision"])
+                since = int(view["state"]["version"])
+                self.games.hub.changed(game_id, revision)  # news, if the hub was behind
+                sent += 1
+                quiet = time.monotonic()
+                if self.most is not None and sent >= self.most:
+                    return
+                continue
+            now = time.monotonic()
+            if self.timeout is not None and now - start >= self.timeout:
                 return
-        elif now - quiet >= KEEPALIVE:
-            yield ": keep-alive\n\n"
-            quiet = now
-        if timeout is not None and now - start >= timeout:
-            return
-        if _ENDING.is_set() or await request.is_disconnected():
-            return
-        await asyncio.sleep(TICK)
+            if now - quiet >= KEEPALIVE:
+                yield ": keep-alive\n\n"
+                quiet = now
+            wait = KEEPALIVE - (now - quiet)
+            if self.timeout is not None:
+                wait = min(wait, self.timeout - (now - start))
+            await follow.wait(revision, wait)
 
 
 @router.get("/api/games/{game_id}/events")
@@ -135,17 +182,13 @@ def game_events(
     last_event_id: Annotated[str | None, Header()] = None,
 ) -> StreamingResponse:
     """The game's changes, pushed (see the module docstring)."""
-    games.row(game_id)  # 404 before the stream starts
+    row = games.row(game_id)  # 404 before the stream starts
     resumed = _last_event(last_event_id)
     if resumed is not None:
         revision, since = resumed
     if revision is None:
         since = None
-    return StreamingResponse(
-        _stream(request, games, game_id, since, revision, max, timeout),
-        media_type="text/event-stream",
-        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-    )
+    return LiveStream(games, game_id, row.revision, since, revision, max, timeout)
 
 
 @router.get("/board/match/{match_id}", include_in_schema=False)

@@ -188,7 +188,7 @@ def create_app(
     app.include_router(pages.router)  # the HTML pages (onered.web.pages)
     app.include_router(api_games.router)  # reading, creating, importing (onered.web.api_games)
     app.include_router(api_play.router)  # changing a game (onered.web.api_play)
-    app.include_router(api_live.router)  # a game's changes pushed (onered.web.api_live)
+    api_live.install(app, limits)  # changes pushed, streams capped (onered.web.api_live)
     app.include_router(coach.router)  # the coach page and /api/advise (onered.web.coach)
     api_club.install(app)  # the TV board, seats, take-back, aim check (onered.web.api_club)
     app.include_router(api_matches.router)  # matches, best of N (onered.web.api_matches)

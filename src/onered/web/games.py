@@ -24,6 +24,7 @@ from fastapi import Depends, Header, Request
 from onered.game.record import RecordError, dumps
 from onered.game.session import Ruled, Session
 from onered.web.errors import ApiError, not_found
+from onered.web.notify import Hub
 from onered.web.store import GameRow, Mode, Store
 from onered.web.view import game_json, summary_json
 
@@ -70,6 +71,8 @@ class Games:
         #: Held while a session is changed or read for a view (changes are quick: the slow
         #: part of a played stroke, the simulation, is done before, outside it).
         self.lock = threading.RLock()
+        #: Told of every change stored here (and every deletion): the live streams wait on it.
+        self.hub = Hub(store)
 
     def row(self, game_id: str) -> GameRow:
         row = self.store.game(game_id)
@@ -98,6 +101,11 @@ class Games:
         """Drop a game's cached session (it is read again on next use)."""
         with self.lock:
             self._cache.pop(game_id, None)
+
+    def deleted(self, game_id: str) -> None:
+        """The game was deleted: its session is dropped and its live streams end."""
+        self.forget(game_id)
+        self.hub.changed(game_id, None)
 
     def _cached(self, game_id: str, revision: int) -> Session | None:
         hit = self._cache.get(game_id)
@@ -176,6 +184,7 @@ class Games:
             except KeyError:
                 raise not_found(game_id) from None
             self.keep(game_id, revision, session)
+            self.hub.changed(game_id, revision)  # its live streams send the change
             return self.row(game_id), session, changed, result
 
     def changed_view(

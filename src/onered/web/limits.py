@@ -8,6 +8,8 @@ a cap on imports judged at once.
   a minute, ``burst`` at once; the clock is injected so tests drive it without sleeping.
 - :class:`Gate` lets ``most`` imports be judged at a time; one more is refused at once
   (``busy``) rather than queued, as each holds a file and its judged game in memory.
+- :class:`Slots` lets one client hold ``streams_per_client`` live streams open at once; one
+  more is refused (429 ``too_many_streams``): each holds a connection and a file descriptor.
 """
 
 from __future__ import annotations
@@ -41,6 +43,8 @@ class Limits:
     concurrent_imports: int = 2
     #: seconds a refused client is told to wait when the server is busy
     busy_retry_after: int = 5
+    #: live streams (``GET /api/games/{id}/events``) one client may hold open at once
+    streams_per_client: int = 16
 
 
 class RateLimiter:
@@ -130,3 +134,51 @@ class Gate:
 def client_of(host: str | None) -> str:
     """The key of a client's bucket: his address (``"unknown"`` without one)."""
     return host or "unknown"
+
+
+class TooManyStreamsError(ApiError):
+    """A client holds as many live streams open as he may (``most``): one must end first."""
+
+    default_code = "too_many_streams"
+
+    def __init__(self, most: int) -> None:
+        super().__init__(
+            429,
+            f"too many live streams from one client: at most {most} at once; close one first",
+            "too_many_streams",
+            {"most": most},
+        )
+
+
+class Slots:
+    """At most ``most`` live streams open per client at once; one more is refused
+    (:class:`TooManyStreamsError`). Thread-safe; a client holding none is forgotten."""
+
+    def __init__(self, most: int) -> None:
+        if most < 1:
+            raise ValueError(f"streams_per_client: must be at least 1, got {most}")
+        self.most = most
+        self._held: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def take(self, client: str) -> None:
+        """Take one of ``client``'s slots, or refuse him."""
+        with self._lock:
+            held = self._held.get(client, 0)
+            if held >= self.most:
+                raise TooManyStreamsError(self.most)
+            self._held[client] = held + 1
+
+    def give(self, client: str) -> None:
+        """Give back a slot :meth:`take` took."""
+        with self._lock:
+            held = self._held.get(client, 0) - 1
+            if held > 0:
+                self._held[client] = held
+            else:
+                self._held.pop(client, None)
+
+    def held(self, client: str) -> int:
+        """The slots ``client`` holds."""
+        with self._lock:
+            return self._held.get(client, 0)

@@ -324,6 +324,21 @@ class Store:
             r = self._conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
         return None if r is None else _row(r)
 
+    def revisions(self, ids: Sequence[str]) -> dict[str, int]:
+        """The revision of each of the games ``ids`` that exists (one indexed read per
+        :data:`MAX_SEARCH_IDS` games): what the live streams' watcher compares."""
+        found: dict[str, int] = {}
+        unique = list(dict.fromkeys(ids))
+        for start in range(0, len(unique), MAX_SEARCH_IDS):
+            part = unique[start : start + MAX_SEARCH_IDS]
+            marks = ", ".join("?" * len(part))
+            with self._lock:
+                rows = self._conn.execute(
+                    f"SELECT id, revision FROM games WHERE id IN ({marks})", part
+                ).fetchall()
+            found.update((str(r[0]), int(r[1])) for r in rows)
+        return found
+
     def lines(self, game_id: str) -> list[str]:
         with self._lock:
             rows = self._conn.execute(

@@ -1,6 +1,7 @@
-"""What the pages are sent about a game: its state, the log from a line on, the visits and
-the score's progression; built from the game's session (``onered.game.session``), so a view
-of what changed costs only what changed."""
+"""What the pages are sent about a game: its state, the log from a line on (at most the latest
+:data:`LOG_PAGE` lines; older pages on demand), the visits and the score's progression; built
+from the game's session (``onered.game.session``), so a view costs what it shows: what
+changed, or the latest page of a long game, never the whole log."""
 
 from __future__ import annotations
 
@@ -17,6 +18,11 @@ from onered.web.store import GameRow
 
 #: The fields of a line the log shows: the protocol's, and a played stroke's strike.
 LOG_FIELDS = frozenset().union(*PROTOCOL_FIELDS.values()) | {"strike"}
+#: The most log lines one view or one page of the log carries (the latest in a view; older
+#: pages are asked for with ``GET /api/games/{id}/log?before=N``).
+LOG_PAGE = 200
+#: The most breaks the record page lists.
+TOP_BREAKS = 12
 
 
 def state_json(game: Session) -> dict[str, object]:
@@ -72,9 +78,9 @@ def verdicts_json(game: Session, since: int = 0) -> list[dict[str, object]]:
     ]
 
 
-def log_json(game: Session, since: int) -> list[dict[str, object]]:
-    """The log of the pages from line ``since`` on: each line's protocol fields (a played
-    stroke's bulky simulation left out, its strike kept) and its verdict."""
+def log_json(game: Session, since: int, until: int | None = None) -> list[dict[str, object]]:
+    """The log of the pages, lines ``since`` to ``until`` (the end): each line's protocol
+    fields (a played stroke's bulky simulation left out, its strike kept) and its verdict."""
     players = game.players
     return [
         {
@@ -82,13 +88,29 @@ def log_json(game: Session, since: int) -> list[dict[str, object]]:
             "in": {k: v for k, v in e.line.items() if k in LOG_FIELDS},
             "out": verdict_json(e.verdict, players),
         }
-        for e in game.entries[since:]
+        for e in game.entries[since:until]
     ]
+
+
+def log_page_json(row: GameRow, game: Session, before: int, limit: int) -> dict[str, Any]:
+    """A page of the log: the (at most) ``limit`` lines before line ``before`` (clamped to the
+    game's lines), with the game's ``revision`` and number of ``lines`` so that a page that
+    asked for lines the game no longer has is told apart."""
+    end = max(0, min(before, len(game)))
+    start = max(0, end - limit)
+    return {
+        "id": row.id,
+        "revision": row.revision,
+        "lines": len(game),
+        "log_start": start,
+        "log": log_json(game, start, end),
+    }
 
 
 def strokes(game: Session) -> list[Any]:
     """The verdicts of the game's strokes (foul options left out)."""
-    return [e.verdict for e in game.entries if e.kind is LineKind.STROKE]
+    entries: list[Any] = list(game.entries[:])  # a list's own iteration, not the view's
+    return [e.verdict for e in entries if e.kind is LineKind.STROKE]
 
 
 def visits_json(game: Session) -> list[dict[str, object]]:
@@ -99,10 +121,34 @@ def progression_json(game: Session) -> list[dict[str, object]]:
     return summary.progression(game.first.verdict, strokes(game))
 
 
-def game_json(row: GameRow, game: Session, since: int) -> dict[str, Any]:
-    """The game as the pages get it: everything but the log before line ``since`` (with
-    ``since`` 0, also the visits and the score's progression)."""
+def chart_json(row: GameRow, game: Session) -> dict[str, Any]:
+    """What the record page draws and lists beside the log: the score's progression (a point
+    where the score changed, and the first and last; the steps between are the same) and the
+    :data:`TOP_BREAKS` highest breaks (visits that scored), highest first."""
+    points = progression_json(game)
+    kept = [
+        p
+        for k, p in enumerate(points)
+        if k == 0 or k == len(points) - 1 or p["score"] != points[k - 1]["score"]
+    ]
+    found = [v for v in summary.visits(strokes(game), over=game.over) if v.points > 0]
+    found.sort(key=lambda v: (-v.points, v.first))
+    return {
+        "id": row.id,
+        "revision": row.revision,
+        "progression": kept,
+        "breaks": [v.to_json() for v in found[:TOP_BREAKS]],
+    }
+
+
+def game_json(row: GameRow, game: Session, since: int, page: int = LOG_PAGE) -> dict[str, Any]:
+    """The game as the pages get it: its state, and the log from line ``since`` on but at most
+    the latest ``page`` lines. ``log_from``: the first line the answer replaces (a
+    client drops the lines it has from there); ``log_start``: the first line of ``log``
+    (after ``log_from`` when older lines were left out: the log's earlier pages are asked
+    for with ``GET /api/games/{id}/log?before=log_start``)."""
     since = max(0, min(since, len(game)))
+    start = max(since, len(game) - page)
     out: dict[str, Any] = {
         "id": row.id,
         "mode": row.mode.value,
@@ -114,9 +160,7 @@ def game_json(row: GameRow, game: Session, since: int) -> dict[str, Any]:
         "state": state_json(game),
         "last": verdict_json(game.last.verdict, game.players),
         "log_from": since,
-        "log": log_json(game, since),
+        "log_start": start,
+        "log": log_json(game, start),
     }
-    if since == 0:
-        out["progression"] = progression_json(game)
-        out["visits"] = visits_json(game)
     return out

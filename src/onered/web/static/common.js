@@ -169,22 +169,52 @@ export function forgetToken(id) {
 
 // --- a game as it goes: the view and its log -------------------------------------------------
 
-/** Keeps a game's view and its full log, applying the partial answers of the API. */
+/** Keeps a game's view and its log, applying the partial answers of the API. ``log`` is
+ * indexed by line (``log.length``: the game's lines); a view carries at most the latest page
+ * of it, so the lines before ``start`` are holes until ``loadEarlier`` fetches them (an
+ * array's filter and some skip holes). */
 export class GameModel {
   constructor(id) {
     this.id = id;
     this.view = null;
     this.log = [];
-    this.progression = null;
-    this.visits = null;
+    this.start = 0; // the first line held: the lines before it are not loaded
   }
   apply(view) {
-    this.log.length = Math.min(this.log.length, view.log_from);
+    const start = view.log_start === undefined ? view.log_from : view.log_start;
+    const keep = Math.min(this.log.length, view.log_from); // the lines held still true
+    if (start > keep) {
+      // lines left out between those kept and those sent: the older ones are dropped too,
+      // so that the lines held are always the log's end
+      this.log.length = 0;
+      this.start = start;
+    } else {
+      this.start = Math.min(this.start, start);
+    }
+    this.log.length = start;
     for (const entry of view.log) this.log.push(entry);
-    if (view.progression) this.progression = view.progression;
-    if (view.visits) this.visits = view.visits;
     this.view = view;
     setEntrants(view);
+  }
+  /** Whether older lines than those held are still to be fetched. */
+  get hasEarlier() {
+    return this.start > 0;
+  }
+  /** Fetch the page of the log before the first line held (``GET /api/games/{id}/log``);
+   * a page of another revision than the view's is taken only after the view is brought up to
+   * date (one more try). */
+  async loadEarlier() {
+    for (let attempt = 0; attempt < 2 && this.start > 0; attempt++) {
+      const page = await api("GET", `/api/games/${encodeURIComponent(this.id)}/log?before=${this.start}`);
+      if (!this.view || page.revision !== this.view.revision) {
+        await this.poll();
+        continue;
+      }
+      page.log.forEach((entry, k) => { this.log[page.log_start + k] = entry; });
+      this.start = Math.min(this.start, page.log_start);
+      return true;
+    }
+    return false;
   }
   async load() {
     this.apply(await api("GET", `/api/games/${encodeURIComponent(this.id)}`));

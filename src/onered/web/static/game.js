@@ -1,6 +1,7 @@
-// A game's record: the score progression, the breaks, the stroke log, and the exports.
+// A game's record: the score progression, the breaks, the stroke log, and the exports. The
+// view carries the log's latest page; "show earlier strokes" fetches the page before it.
 import {
-  GameModel, I, callsText, describe, el, fmtTime, gameIdFromPath, renderScoreboard, setupPage,
+  GameModel, I, api, callsText, describe, el, fmtTime, gameIdFromPath, renderScoreboard, setupPage,
   showError, t, who,
 } from "./common.js";
 import { niceStep, svg } from "./plot.js";
@@ -9,6 +10,7 @@ const id = gameIdFromPath();
 const model = new GameModel(id);
 const $ = (x) => document.getElementById(x);
 const LINE_COLOURS = { white: "#4b5563", yellow: "#d4a500" };
+let chartData = null; // GET /api/games/{id}/chart: the progression and the highest breaks
 
 function chart(view, progression) {
   const W = 760;
@@ -70,8 +72,8 @@ function render() {
   $("links").replaceChildren(...links);
   $("legend").replaceChildren(...view.match.players.map((name, i) =>
     el("span", {}, el("i", { style: `background:${LINE_COLOURS[view.match.balls[i]]}` }), who(name))));
-  $("chart").replaceChildren(chart(view, model.progression));
-  const best = [...model.visits].filter((v) => v.points > 0).sort((a, b) => b.points - a.points || a.first - b.first).slice(0, 12);
+  if (chartData) $("chart").replaceChildren(chart(view, chartData.progression));
+  const best = chartData ? chartData.breaks : [];
   $("breaks").replaceChildren(
     best.length
       ? el("tbody", {}, el("tr", {}, el("th", { text: t("common.player") }), el("th", { class: "num", text: t("common.break") }), el("th", { class: "num", text: t("record.col.strokes") })),
@@ -93,16 +95,31 @@ function render() {
       el("td", { class: "num", text: view.match.players.map((p) => e.out.score[p]).join(":") }),
       el("td", { class: "small", text: callsText(e.out.calls) })));
   $("log").replaceChildren(head, el("tbody", {}, ...rows));
+  $("earlier").hidden = !model.hasEarlier;
+}
+
+async function earlier() {
+  $("earlier").disabled = true;
+  try {
+    await model.loadEarlier();
+    showError($("error"), null);
+  } catch (e) {
+    showError($("error"), e);
+  }
+  $("earlier").disabled = false;
+  render();
 }
 
 async function main() {
   await setupPage(render);
   try {
     await model.load();
+    chartData = await api("GET", `/api/games/${encodeURIComponent(id)}/chart`);
   } catch (e) {
     showError($("error"), e);
     return;
   }
+  $("earlier").addEventListener("click", earlier);
   render();
   document.body.dataset.ready = I.lang;
 }

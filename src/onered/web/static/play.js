@@ -616,7 +616,7 @@ async function follow() {
         const fresh = model.log.slice(Math.min(before, seen, model.view.log_from));
         if (model.view.log_from >= seen) {
           for (const e of fresh) {
-            if (e.in.type !== "stroke" || !e.in.strike) continue;
+            if (!e || e.in.type !== "stroke" || !e.in.strike) continue; // a hole: not loaded
             try {
               const shot = await api("GET", `/api/games/${id}/shots/${e.seq}`);
               balls = Object.fromEntries(Object.entries(shot.before));

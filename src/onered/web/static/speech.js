@@ -85,6 +85,6 @@ export class Speaker {
     const from = view.log_from === 0 ? before : Math.min(before, view.log_from);
     // lines taken back (an undo): the answer starts before the page's end, or is shorter
     if (log.length < before || (view.log_from > 0 && view.log_from < before)) this.say(t("say.undo"));
-    for (const entry of log.slice(from)) this.say(phrase(view, entry));
+    for (const entry of log.slice(from)) if (entry) this.say(phrase(view, entry)); // holes: lines not loaded
   }
 }
