@@ -26,7 +26,7 @@ from onered.game.session import Ruled, Session
 from onered.web.errors import ApiError, not_found
 from onered.web.notify import Hub
 from onered.web.store import GameRow, Mode, Store
-from onered.web.view import game_json, summary_json
+from onered.web.view import chart_json, game_json, log_page_json, summary_json
 
 TOKEN_HEADER = "X-Game-Token"
 #: Sessions kept in memory (the most recently used games), and the most lines they may hold
@@ -146,6 +146,18 @@ class Games:
         with self.lock:
             row, game = self.replay(game_id)
             return game_json(row, game, start_line(row, len(game), since, revision))
+
+    def log_page(self, game_id: str, before: int | None, limit: int) -> dict[str, Any]:
+        """A page of the game's log: ``limit`` lines before line ``before`` (the end)."""
+        with self.lock:
+            row, game = self.replay(game_id)
+            return log_page_json(row, game, len(game) if before is None else before, limit)
+
+    def chart(self, game_id: str) -> dict[str, Any]:
+        """The record page's progression and top breaks."""
+        with self.lock:
+            row, game = self.replay(game_id)
+            return chart_json(row, game)
 
     def answer_now(self, game_id: str) -> dict[str, Any]:
         """A change's answer for the game as it is now (its last verdict, the whole game):
