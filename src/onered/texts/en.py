@@ -314,7 +314,6 @@ WORDS: dict[str, str] = {
     "web.record.col.calls": "Calls",
     "web.record.col.strokes": "Strokes",
     "web.record.earlier": "Show earlier strokes",
-    "web.record.earlier": "Show earlier strokes",
     "web.record.no_breaks": "No breaks yet.",
     "web.record.mode": "Kind: {mode}",
     "web.play.title": "Play",

@@ -320,7 +320,6 @@ WORDS: dict[str, str] = {
     "web.record.col.calls": "Объявления",
     "web.record.col.strokes": "Удары",
     "web.record.earlier": "Показать более ранние удары",
-    "web.record.earlier": "Показать более ранние удары",
     "web.record.no_breaks": "Серий пока нет.",
     "web.record.mode": "Вид партии: {mode}",
     "web.play.title": "Игра",
