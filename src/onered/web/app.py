@@ -38,6 +38,7 @@ from onered.web import (
     coach,
     errors,
     idempotency,
+    offline,
     pages,
 )
 from onered.web.api_games import MAX_IMPORT_BYTES, table_json
@@ -186,6 +187,7 @@ def create_app(
     app.middleware("http")(_limit_rate)  # games made per client (onered.web.limits)
     app.add_middleware(SecurityHeaders)  # added last: around every other middleware
     app.include_router(pages.router)  # the HTML pages (onered.web.pages)
+    app.include_router(offline.router)  # the service worker, the pages' shells (web.offline)
     app.include_router(api_games.router)  # reading, creating, importing (onered.web.api_games)
     app.include_router(api_play.router)  # changing a game (onered.web.api_play)
     api_live.install(app, limits)  # changes pushed, streams capped (onered.web.api_live)

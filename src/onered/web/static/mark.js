@@ -8,6 +8,7 @@ import {
   resendOutbox,
   renderScoreboard, saveToken, setupPage, showError, t, tableGeometry, tokenFor, typing, who, word,
 } from "./common.js";
+import { keepConfirmed, registerWorker, renderOffline, restoreConfirmed } from "./offline.js";
 import { Speaker } from "./speech.js";
 
 const PARTS = ["cannon", "pot_red", "pot_opponent", "in_off_red", "in_off_opponent", "no_score", "miss"];
@@ -28,6 +29,10 @@ let table = null;
 let view = null;
 let outbox = null;
 let speaker = null;
+// When the server last confirmed the view shown (ms), and whether the page opened without
+// the server (the view then is the one kept on this device: offline.js).
+let confirmedAt = null;
+let openedOffline = false;
 
 // What the marker has collected for the next stroke.
 const pad = {
@@ -212,8 +217,16 @@ function resend() {
   return resendOutbox(outbox, reload, errorBox);
 }
 
+/** Whether the server cannot be reached: the page opened without it, or a queued change
+ * is waiting for it (the score shown is then the last one it confirmed). */
+function offline() {
+  return openedOffline || !!(outbox && outbox.lastError && outbox.lastError.status === 0 && !outbox.blocked);
+}
+
 function render() {
   if (!view) return;
+  renderOffline($("offline"), { offline: offline(), saved: confirmedAt, waiting: outbox ? outbox.length : 0 });
+  $("scoreboard").classList.toggle("unconfirmed", offline());
   renderScoreboard($("scoreboard"), view);
   renderStatus();
   renderLog($("log"), view, model.log);
@@ -346,6 +359,30 @@ async function reload() {
   model.log.length = 0;
   await model.load();
   view = model.view;
+  confirmedAt = keepConfirmed(model);
+  openedOffline = false;
+}
+
+/** The page opened without the server: the view kept on this device, if any (then true). */
+function openKept() {
+  const saved = restoreConfirmed(model);
+  if (saved === null) return false;
+  view = model.view;
+  confirmedAt = saved;
+  openedOffline = true;
+  return true;
+}
+
+/** Read the game again once the server is back, when the page opened without it and
+ * nothing is queued (a queue sent brings the game's answer itself). */
+async function refresh() {
+  if (!openedOffline || (outbox && outbox.length)) return;
+  try {
+    await reload();
+  } catch (e) {
+    return; // still away: the kept view stays
+  }
+  render();
 }
 
 /** The server's answer to a queued change: take it, and say it aloud. */
@@ -353,18 +390,24 @@ function applyAnswer(answer) {
   const from = model.log.length;
   model.apply(answer.game);
   view = model.view;
+  confirmedAt = keepConfirmed(model);
+  openedOffline = false;
   speaker.sayNew(model.view, model.log, from);
 }
 
 async function main() {
+  registerWorker(); // this page opens again without the server (offline.js)
   await setupPage(render);
   speaker = new Speaker($("speech-box"));
   try {
     table = new TableView($("table"), await tableGeometry());
     await reload();
   } catch (e) {
-    showError(errorBox, e);
-    return;
+    // no answer: the last view the server confirmed, kept on this device, if any
+    if (e.status !== 0 || !openKept()) {
+      showError(errorBox, e);
+      return;
+    }
   }
   outbox = new Outbox(id, {
     token,
@@ -405,6 +448,8 @@ async function main() {
   });
   document.addEventListener("keydown", onKey);
   window.addEventListener("resize", render);
+  window.addEventListener("online", refresh);
+  if (openedOffline) setInterval(refresh, 15000); // the network may be up, the server not
   render();
   document.body.dataset.ready = I.lang;
   if (token) outbox.pump();
