@@ -110,8 +110,9 @@ def free_port() -> int:
 class Server:
     """``onered serve`` in a subprocess on a free loopback port."""
 
-    def __init__(self, data: Path) -> None:
+    def __init__(self, data: Path, *flags: str) -> None:
         self.data = data
+        self.flags = flags  # more of onered serve's flags (limits, say)
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[str] | None = None
@@ -129,6 +130,7 @@ class Server:
                 str(self.port),
                 "--data",
                 str(self.data),
+                *self.flags,
             ],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,

@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import uvicorn
 
+    from onered.web.limits import Limits
+
 HELP = "serve the web app: play in a browser, mark real matches, game records"
 
 #: Defaults: loopback only, and a data folder in the current directory.
@@ -44,6 +46,43 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default=DEFAULT_DATA,
         help=f"folder of the games database (default ./{DEFAULT_DATA}, created if missing)",
     )
+    _limit_flags(parser)
+
+
+#: The flags of the limits for anonymous clients: flag, ``Limits`` field, type, help.
+LIMIT_FLAGS = (
+    ("--header-timeout", "header_timeout", float, "seconds to send a request's headers"),
+    ("--body-timeout", "body_timeout", float, "seconds a request body may stall (then 408)"),
+    ("--max-connections", "max_connections", int, "connections served at once (then 503)"),
+    ("--backlog", "backlog", int, "connections waiting to be accepted"),
+    ("--creations-per-minute", "creations_per_minute", float, "games made per client a minute"),
+    ("--imports-per-minute", "imports_per_minute", float, "imports per client a minute"),
+    ("--concurrent-imports", "concurrent_imports", int, "imports judged at once (then 503)"),
+)
+
+
+def _limit_flags(parser: argparse.ArgumentParser) -> None:
+    """The flags of :data:`LIMIT_FLAGS`; one not given keeps ``Limits()``'s value (not
+    read here: ``onered``'s other commands must not import the web extra to build this)."""
+    group = parser.add_argument_group(
+        "limits for anonymous clients (defaults: onered.web.limits.Limits, docs/web.md)"
+    )
+    for flag, field, kind, text in LIMIT_FLAGS:
+        group.add_argument(flag, dest=field, type=kind, default=None, metavar="N", help=text)
+
+
+def limits_of(args: argparse.Namespace) -> Limits:
+    """The ``Limits`` the flags ask for (``Limits()``'s where a flag is not given); a
+    ``ValueError`` naming the flag when one is out of range."""
+    from onered.web.limits import Limits
+
+    given = {field: getattr(args, field, None) for _, field, _, _ in LIMIT_FLAGS}
+    try:
+        return Limits(**{k: v for k, v in given.items() if v is not None})
+    except ValueError as exc:
+        field = str(exc).partition(":")[0]
+        flag = next((f for f, name, _, _ in LIMIT_FLAGS if name == field), field)
+        raise ValueError(f"{flag}{str(exc)[len(field) :]}") from None
 
 
 def missing_packages() -> list[str]:
@@ -76,16 +115,20 @@ def run(args: argparse.Namespace) -> int:
 
 def _serve(args: argparse.Namespace, sock: socket.socket) -> int:
     """Build the app on the data folder and serve it on the bound ``sock``."""
-    import uvicorn
-
     from onered.cli import error_line
     from onered.texts import Lang
+    from onered.web import serving
     from onered.web.app import create_app
     from onered.web.store import StoreError
 
+    try:
+        limits = limits_of(args)
+    except ValueError as exc:
+        print(f"onered serve: {exc}", file=sys.stderr)
+        return 2
     data = Path(args.data).expanduser().resolve()
     try:
-        app = create_app(data)
+        app = create_app(data, limits)
     except StoreError as exc:
         print(error_line("serve", exc, Lang(args.lang), where="--data"), file=sys.stderr)
         return 2
@@ -93,7 +136,7 @@ def _serve(args: argparse.Namespace, sock: socket.socket) -> int:
     # Announced only once the port is ours: a user never opens someone else's server.
     print(f"onered: open http://{host}:{args.port}/ in a browser (Ctrl+C stops)", flush=True)
     print(f"onered: games are kept in {data}", flush=True)
-    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")
+    config = serving.config(app, args.host, args.port, limits)  # timeouts, caps, open files
     _server(config).run(sockets=[sock])
     return 0
 

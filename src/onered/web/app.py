@@ -39,12 +39,20 @@ from onered.web import (
     errors,
     idempotency,
     offline,
+    openapi,
     pages,
 )
 from onered.web.api_games import MAX_IMPORT_BYTES, table_json
 from onered.web.errors import ApiError
 from onered.web.games import TOKEN_HEADER, Games
-from onered.web.limits import Gate, Limits, RateLimitedError, RateLimiter, client_of
+from onered.web.limits import (
+    BodyTimeout,
+    Gate,
+    Limits,
+    RateLimitedError,
+    RateLimiter,
+    client_of,
+)
 from onered.web.pages import STATIC_DIR
 from onered.web.store import Store
 
@@ -185,6 +193,7 @@ def create_app(
     idempotency.install(app)  # a repeated Idempotency-Key gets the kept answer
     app.middleware("http")(_limit_body)
     app.middleware("http")(_limit_rate)  # games made per client (onered.web.limits)
+    app.add_middleware(BodyTimeout, seconds=limits.body_timeout)  # a stalled body: 408
     app.add_middleware(SecurityHeaders)  # added last: around every other middleware
     app.include_router(pages.router)  # the HTML pages (onered.web.pages)
     app.include_router(offline.router)  # the service worker, the pages' shells (web.offline)
@@ -198,4 +207,5 @@ def create_app(
     app.include_router(api_players.router)  # a player's page (onered.web.api_players)
     app.include_router(api_grammar.router)  # players' descriptions (onered.web.api_grammar)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    openapi.install(app)  # every answer in the schema, errors too (onered.web.openapi)
     return app

@@ -60,6 +60,7 @@ STATUS: Mapping[str, int] = {
     "busy": 503,  # as many imports as the server judges at once: Retry-After
     **dict.fromkeys(("too_large", "file_too_large"), 413),
     "length_required": 411,
+    "body_timeout": 408,  # a request body that stalled (onered.web.limits.BodyTimeout)
     "idempotency_mismatch": 422,  # an Idempotency-Key sent again with another request
     **dict.fromkeys(("server", "broken", "store"), 500),
 }

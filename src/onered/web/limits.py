@@ -10,10 +10,14 @@ a cap on imports judged at once.
   (``busy``) rather than queued, as each holds a file and its judged game in memory.
 - :class:`Slots` lets one client hold ``streams_per_client`` live streams open at once; one
   more is refused (429 ``too_many_streams``): each holds a connection and a file descriptor.
+- :class:`BodyTimeout` refuses a request body that stalls (408 ``body_timeout``); the
+  header timeout, the connection cap and the backlog are the server's
+  (``onered.web.serving``), set from the same :class:`Limits`.
 """
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from collections import OrderedDict
@@ -21,6 +25,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from starlette.requests import Request
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from onered.web import errors
 from onered.web.errors import ApiError
 
 #: Largest ``offset`` of a page of games (far beyond any club's games).
@@ -45,6 +53,27 @@ class Limits:
     busy_retry_after: int = 5
     #: live streams (``GET /api/games/{id}/events``) one client may hold open at once
     streams_per_client: int = 16
+    #: seconds a connection may take to send a whole request head (``onered.web.serving``)
+    header_timeout: float = 10.0
+    #: seconds a request body may stall between two chunks before it is refused (408)
+    body_timeout: float = 10.0
+    #: connections served at once; one more request is answered 503 (uvicorn's
+    #: ``limit_concurrency``, never above the open files allowed)
+    max_connections: int = 4096
+    #: connections waiting to be accepted (the listening socket's backlog)
+    backlog: int = 2048
+
+    def __post_init__(self) -> None:
+        """Refuse a limit out of range, naming it (``onered serve`` names its flag)."""
+        for name in ("creations_per_minute", "imports_per_minute", "header_timeout"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"{name}: must be positive, got {getattr(self, name)}")
+        if not self.body_timeout > 0:
+            raise ValueError(f"body_timeout: must be positive, got {self.body_timeout}")
+        counts = ("concurrent_imports", "busy_retry_after", "streams_per_client")
+        for name in (*counts, "max_connections", "backlog"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name}: must be at least 1, got {getattr(self, name)}")
 
 
 class RateLimiter:
@@ -134,6 +163,71 @@ class Gate:
 def client_of(host: str | None) -> str:
     """The key of a client's bucket: his address (``"unknown"`` without one)."""
     return host or "unknown"
+
+
+class BodyTimeoutError(ApiError):
+    """A request body stalled: no part of it came for ``seconds`` seconds."""
+
+    default_code = "body_timeout"
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(
+            408,
+            f"the request body stalled: nothing came for {seconds:g} s",
+            "body_timeout",
+            {"seconds": int(seconds) if seconds == int(seconds) else seconds},
+        )
+
+
+class BodyTimeout:
+    """ASGI middleware: a request body that stalls for ``seconds`` between two parts (or
+    before the first) is answered 408 ``body_timeout`` and the connection closed; the app
+    reading it sees its read fail, and whatever it answers then is dropped. Once the body is
+    in, ``receive`` is left alone (a live stream waits on it for the client to leave)."""
+
+    def __init__(self, app: ASGIApp, seconds: float) -> None:
+        if seconds <= 0:
+            raise ValueError(f"seconds: must be positive, got {seconds}")
+        self.app = app
+        self.seconds = seconds
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        body_in = False
+        started = False
+        refused = False
+
+        async def timed_receive() -> Message:
+            nonlocal body_in, refused
+            if body_in:
+                return await receive()
+            try:
+                message = await asyncio.wait_for(receive(), self.seconds)
+            except TimeoutError:
+                refused = True
+                if not started:
+                    response = errors.answer(Request(scope), BodyTimeoutError(self.seconds))
+                    response.headers["connection"] = "close"
+                    await response(scope, receive, send)
+                raise BodyTimeoutError(self.seconds) from None
+            body_in = message["type"] != "http.request" or not message.get("more_body", False)
+            return message
+
+        async def guarded_send(message: Message) -> None:
+            nonlocal started
+            if refused:
+                return  # the 408 is the answer
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, timed_receive, guarded_send)
+        except Exception:
+            if not refused:
+                raise
 
 
 class TooManyStreamsError(ApiError):

@@ -6,12 +6,13 @@ settings, the rules) is checked by the game core, the same for every interface.
 
 from __future__ import annotations
 
+import json
 from enum import Enum
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from onered.game import marking
+from onered.game import marking, record
 from onered.physics.cue import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET, MIN_ELEVATION
 from onered.physics.types import Strike
 from onered.players.strength import Level
@@ -65,9 +66,20 @@ class AfterBody(Body):
 
 
 class LineBody(AfterBody):
-    """A referee-protocol ``stroke`` or ``choice`` line."""
+    """A referee-protocol ``stroke`` or ``choice`` line, of at most the record format's
+    ``MAX_LINE_CHARS`` characters as JSON (an import's lines have the same cap)."""
 
     line: dict[str, Any]
+
+    @field_validator("line")
+    @classmethod
+    def _not_too_long(cls, line: dict[str, Any]) -> dict[str, Any]:
+        size = len(json.dumps(line, ensure_ascii=False, separators=(",", ":")))
+        if size > record.MAX_LINE_CHARS:
+            raise ValueError(
+                f"the line is too long ({size} characters, at most {record.MAX_LINE_CHARS})"
+            )
+        return line
 
 
 class MarkBody(AfterBody):
