@@ -108,7 +108,9 @@ def _check(mark: Mark) -> None:
             raise MarkError("fouls: a foul before the stroke needs a foul code")
         return
     if not parts and not mark.fouls and not mark.off_table and not mark.out_of_turn:
-        raise MarkError("parts: nothing marked (tap what the stroke did, or a foul)")
+        raise MarkError(
+            "parts: nothing marked (tap what the stroke did, or a foul)", code="mark_empty"
+        )
     for alone in (Part.NO_SCORE, Part.MISS):
         if alone in parts and len(parts) > 1:
             raise MarkError(f"parts: {alone.value!r} cannot go with {_names(parts - {alone})}")

@@ -62,7 +62,7 @@ HUMAN = "human"
 class SessionError(OneredError, ValueError):
     """A change the game refuses: ``code`` names the kind (``over``, ``no_undo``,
     ``claim_none``, ``claim_foul``, ``played``, ``not_played``, ``computer_turn``,
-    ``bad_line``, ``bad_mark``, ``bad_stroke``, ``no_choice``,
+    ``bad_line``, ``bad_mark``, ``mark_empty``, ``bad_stroke``, ``no_choice``,
     ``ai_failed``), ``params`` the values its words use."""
 
     default_code = "session"
@@ -406,7 +406,9 @@ class Session:
         try:
             line = compose(self._state, mark)
         except MarkError as exc:
-            raise SessionError("bad_mark", str(exc), {"detail": str(exc)}) from None
+            # an empty stroke has words of its own (no English detail in a Russian page)
+            code = "bad_mark" if exc.code == MarkError.default_code else exc.code
+            raise SessionError(code, str(exc), {"detail": str(exc)}) from None
         try:
             check_possible(self._state, mark)
         except ImpossibleMarkError as exc:

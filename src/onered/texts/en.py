@@ -611,6 +611,7 @@ WORDS: dict[str, str] = {
     "error.illegal_placement": "The cue ball may not stand there: {detail}",
     "error.illegal_action": "This action does not fit the game: {detail}",
     "error.mark": "These taps make no single stroke: {detail}",
+    "error.mark_empty": "Nothing is marked: tap what the stroke did, or a foul.",
     "error.series": "The match's settings are wrong: {detail}",
     "error.invalid_value": "A value is not valid: {detail}",
     "error.session": "The game refuses this change: {detail}",

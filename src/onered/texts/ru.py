@@ -621,6 +621,7 @@ WORDS: dict[str, str] = {
     "error.illegal_placement": "Биток сюда ставить нельзя: {detail}",
     "error.illegal_action": "Этот ход не подходит к положению партии: {detail}",
     "error.mark": "Эти отметки не складываются в один удар: {detail}",
+    "error.mark_empty": "Ничего не отмечено: нажмите, что дал удар, или штраф.",
     "error.series": "Неверные настройки матча: {detail}",
     "error.invalid_value": "Неверное значение: {detail}",
     "error.session": "Партия не принимает это изменение: {detail}",
