@@ -15,6 +15,7 @@ check the secret with :data:`AuthorizedId`.
 from __future__ import annotations
 
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Annotated, Any, TypeVar
@@ -71,6 +72,12 @@ class Games:
         #: Held while a session is changed or read for a view (changes are quick: the slow
         #: part of a played stroke, the simulation, is done before, outside it).
         self.lock = threading.RLock()
+        #: A lock per game being changed: its changes are made one at a time, each stored
+        #: before the next is prepared (changes of different games are stored together).
+        self._changing: weakref.WeakValueDictionary[str, threading.Lock] = (
+            weakref.WeakValueDictionary()
+        )
+        self._changing_lock = threading.Lock()
         #: Told of every change stored here (and every deletion): the live streams wait on it.
         self.hub = Hub(store)
 
@@ -165,6 +172,14 @@ class Games:
         view = self.view_since(game_id, None, None)
         return {"verdict": view["last"], "game": view}
 
+    def changing(self, game_id: str) -> threading.Lock:
+        """The lock held while ``game_id`` is changed, until the change is stored."""
+        with self._changing_lock:
+            lock = self._changing.get(game_id)
+            if lock is None:
+                lock = self._changing[game_id] = threading.Lock()
+            return lock
+
     def change(
         self,
         game_id: str,
@@ -174,10 +189,12 @@ class Games:
         """Change a game: ``act`` changes its session (undo, append ...), the lines are
         stored to match in one transaction. ``after``: the number of lines the client saw
         (another number is a conflict). Returns the new row, the session, the first line
-        changed and what ``act`` returned."""
-        with self.lock:
+        changed and what ``act`` returned. The session is changed under :attr:`lock`, which
+        is let go before the change is committed (with the other changes of the moment:
+        ``onered.web.commits``); the game's own lock keeps its changes in order."""
+        with self.changing(game_id):
             try:
-                with self.store.edit(game_id, after) as edit:
+                with self.store.edit(game_id, after) as edit, self.lock:
                     session = self._cached(game_id, edit.revision)
                     if session is None or len(session) != edit.count:
                         session = self._read(game_id, edit.lines)

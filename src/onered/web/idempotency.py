@@ -11,7 +11,8 @@ change made (2xx) are kept: a refusal changed nothing and is judged afresh.
 
 The key goes in with the change itself: :meth:`Store.edit` records it (as
 :data:`~onered.web.store.ENTERED`) in the change's own transaction, and the answer is added
-once sent. A server stopped between the two answers a repeat with the game as it is now
+once sent (committed with the next group of changes; the client is not kept waiting for
+it). A server stopped between the two answers a repeat with the game as it is now
 (200, the change is in), never with a second stroke nor a "stale" refusal. Tries of one key
 are run one at a time (a resend after a client's timeout waits for the first try and gets
 its answer).
@@ -112,12 +113,16 @@ class Idempotency:
                 status, answered_with, answer = await _run(self.app, scope, body)
             finally:
                 CLAIM.reset(token)
-            if 200 <= status < 300:
-                await to_thread.run_sync(
-                    self.store.keep_answer, game_id, key, Answered(asked, status, answer)
+            try:  # the change is stored (with its key): answered at once, its answer kept after
+                await send(
+                    {"type": "http.response.start", "status": status, "headers": answered_with}
                 )
-        await send({"type": "http.response.start", "status": status, "headers": answered_with})
-        await send({"type": "http.response.body", "body": answer})
+                await send({"type": "http.response.body", "body": answer})
+            finally:
+                if 200 <= status < 300:
+                    await to_thread.run_sync(
+                        self.store.keep_answer, game_id, key, Answered(asked, status, answer)
+                    )
 
 
 async def _read(receive: Receive) -> bytes:

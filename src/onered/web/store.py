@@ -2,13 +2,15 @@
 
 A game is a row of ``games`` (its mode, the hash of its secret, settings and a summary for
 the list) and its input lines in ``lines``, numbered from 0 (the match line). Every change is
-one transaction, committed before the caller answers: the database runs in WAL mode with
-``synchronous=FULL``, so a line whose change returned is on disk even if the process is
-killed right after.
+committed before the caller answers: the database runs in WAL mode with ``synchronous=FULL``,
+so a line whose change returned is on disk even if the process is killed right after.
 
-Changes go through :meth:`Store.edit`, which takes the database's write lock first
-(``BEGIN IMMEDIATE``) so that reading the lines, checking the new one and writing it is
-atomic, also between processes.
+Writes are committed in groups (``onered.web.commits``): the changes of many requests made
+at the same time share one transaction and one fsync, each in its own savepoint, and each
+caller returns once the commit holding its change has. A change made with
+:meth:`Store.edit` is prepared on the stored lines (read as committed) and written when its
+block ends, in the group's transaction, after checking that the game's revision is still
+the one it was prepared on (another process's change in between is a conflict).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from enum import Enum
 from pathlib import Path
 
 from onered.errors import OneredError
+from onered.web.commits import GroupCommit
 
 #: File name of the database inside the data folder.
 DB_NAME = "onered.sqlite3"
@@ -209,17 +212,30 @@ def _row(r: sqlite3.Row) -> GameRow:
 
 
 class Edit:
-    """The lines of one game inside a write transaction (see :meth:`Store.edit`). Only
-    their number is read up front (the lines themselves on demand), so a change costs the
-    same on a long game as on a short one."""
+    """A change of one game's lines being prepared (see :meth:`Store.edit`): read as stored,
+    its pops and pushes kept here and written when the block ends. Only the number of lines
+    is read up front (the lines themselves on demand), so a change costs the same on a long
+    game as on a short one."""
 
-    def __init__(self, conn: sqlite3.Connection, game_id: str, count: int, revision: int) -> None:
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        lock: threading.RLock,
+        game_id: str,
+        count: int,
+        revision: int,
+    ) -> None:
         self._conn = conn
+        self._lock = lock
         self.game_id = game_id
         #: The number of lines, and the game's revision before this change.
         self.count = count
         self.revision = revision
         self._lines: tuple[str, ...] | None = None
+        #: The stored lines kept (the first ``_kept``), and the lines added after them.
+        self._prepared = count
+        self._kept = count
+        self._added: list[str] = []
         self._summary: Mapping[str, object] | None = None
         #: The lowest line number this edit changed (the number of lines if none).
         self.changed_from = count
@@ -228,22 +244,30 @@ class Edit:
     def lines(self) -> tuple[str, ...]:
         """Every line of the game (read from the database on first use)."""
         if self._lines is None:
-            rows = self._conn.execute(
-                "SELECT body FROM lines WHERE game_id = ? ORDER BY seq", (self.game_id,)
-            ).fetchall()
-            self._lines = tuple(r[0] for r in rows)
+            with self._lock:
+                rows = self._conn.execute(
+                    "SELECT body FROM lines WHERE game_id = ? AND seq < ? ORDER BY seq",
+                    (self.game_id, self._kept),
+                ).fetchall()
+            self._lines = (*(r[0] for r in rows), *self._added)
         return self._lines
 
     def pop(self) -> str:
         """Delete the last line (never the match line) and return it."""
         if self.count <= 1:
             raise ValueError("nothing to undo: only the match line is left")
-        last: str = self._conn.execute(
-            "SELECT body FROM lines WHERE game_id = ? AND seq = ?", (self.game_id, self.count - 1)
-        ).fetchone()[0]
-        self._conn.execute(
-            "DELETE FROM lines WHERE game_id = ? AND seq = ?", (self.game_id, self.count - 1)
-        )
+        if self._added:
+            last = self._added.pop()
+        elif self._lines is not None:
+            last = self._lines[-1]
+            self._kept -= 1
+        else:
+            with self._lock:
+                last = self._conn.execute(
+                    "SELECT body FROM lines WHERE game_id = ? AND seq = ?",
+                    (self.game_id, self._kept - 1),
+                ).fetchone()[0]
+            self._kept -= 1
         self.count -= 1
         if self._lines is not None:
             self._lines = self._lines[:-1]
@@ -252,10 +276,7 @@ class Edit:
 
     def push(self, line: str) -> None:
         """Append a line."""
-        self._conn.execute(
-            "INSERT INTO lines (game_id, seq, body) VALUES (?, ?, ?)",
-            (self.game_id, self.count, line),
-        )
+        self._added.append(line)
         self.changed_from = min(self.changed_from, self.count)
         self.count += 1
         if self._lines is not None:
@@ -264,6 +285,32 @@ class Edit:
     def set_summary(self, summary: Mapping[str, object]) -> None:
         """The list's summary of the game after this change."""
         self._summary = summary
+
+    def _write(self, conn: sqlite3.Connection, claim: Claim | None) -> None:
+        """Write the change in the group's transaction on ``conn``, if the game is still at
+        the revision it was prepared on (``KeyError``: it is gone; :class:`ConflictError`:
+        another process changed it); ``claim``: the idempotency key it was sent with."""
+        found = conn.execute("SELECT revision FROM games WHERE id = ?", (self.game_id,)).fetchone()
+        if found is None:
+            raise KeyError(self.game_id)
+        if int(found[0]) != self.revision:
+            top = conn.execute(
+                "SELECT MAX(seq) FROM lines WHERE game_id = ?", (self.game_id,)
+            ).fetchone()[0]
+            raise ConflictError(self._prepared, 0 if top is None else int(top) + 1)
+        self._conn = conn
+        conn.execute("DELETE FROM lines WHERE game_id = ? AND seq >= ?", (self.game_id, self._kept))
+        conn.executemany(
+            "INSERT INTO lines (game_id, seq, body) VALUES (?, ?, ?)",
+            [(self.game_id, self._kept + k, line) for k, line in enumerate(self._added)],
+        )
+        self._finish()
+        if claim is not None and claim.game_id == self.game_id:
+            conn.execute(
+                "INSERT OR IGNORE INTO idempotency"
+                " (game_id, key, fingerprint, status, body, created) VALUES (?, ?, ?, ?, ?, ?)",
+                (self.game_id, claim.key, claim.fingerprint, ENTERED, b"", time.time()),
+            )
 
     def _finish(self) -> None:
         self._conn.execute(
@@ -312,6 +359,11 @@ class Store:
             raise StoreError(f"{self.path}: not a usable SQLite database: {exc}") from exc
         self._conn = conn
         self._lock = threading.RLock()
+        self._commits = GroupCommit(conn, self._lock, self._not_stored)
+
+    def _not_stored(self, exc: BaseException) -> StoreError:
+        """The error of every change of a group that could not be committed."""
+        return StoreError(f"{self.path}: the change was not stored: {exc}")
 
     def close(self) -> None:
         with self._lock:
@@ -475,29 +527,27 @@ class Store:
 
     @contextmanager
     def edit(self, game_id: str, expected: int | None = None) -> Iterator[Edit]:
-        """Change a game's lines in one transaction, committed (to disk) when the block
-        ends without an exception and rolled back otherwise. ``expected``: the number of
-        lines the client saw; another number raises :class:`ConflictError`. Raises
-        ``KeyError`` for an unknown game."""
-        with self._lock, self._transaction():
+        """Change a game's lines: the block prepares the change on the lines as stored, and
+        when it ends without an exception the change is written and committed (to disk,
+        in a group with the changes of other threads: ``onered.web.commits``) before this
+        returns; on an exception nothing is written. ``expected``: the number of lines the
+        client saw; another number raises :class:`ConflictError` (also raised at the end if
+        another process changed the game meanwhile). Raises ``KeyError`` for an unknown
+        game. No lock is held during the block; changes of one game are to be made one at
+        a time (``Games`` does), or the second is a conflict."""
+        with self._lock:
             found = self._conn.execute(
                 "SELECT revision FROM games WHERE id = ?", (game_id,)
             ).fetchone()
             if found is None:
                 raise KeyError(game_id)
             count = self._count_lines(game_id)
-            if expected is not None and expected != count:
-                raise ConflictError(expected, count)
-            edit = Edit(self._conn, game_id, count, int(found[0]))
-            yield edit
-            edit._finish()
-            claim = CLAIM.get()
-            if claim is not None and claim.game_id == game_id:
-                self._conn.execute(
-                    "INSERT OR IGNORE INTO idempotency"
-                    " (game_id, key, fingerprint, status, body, created) VALUES (?, ?, ?, ?, ?, ?)",
-                    (game_id, claim.key, claim.fingerprint, ENTERED, b"", time.time()),
-                )
+        if expected is not None and expected != count:
+            raise ConflictError(expected, count)
+        edit = Edit(self._conn, self._lock, game_id, count, int(found[0]))
+        yield edit
+        claim = CLAIM.get()  # read here: the write may run in another thread
+        self._commits.run(lambda conn: edit._write(conn, claim))
 
     def answered(self, game_id: str, key: str) -> Answered | None:
         """The answer kept for a change to ``game_id`` sent with idempotency ``key``, if any."""
@@ -511,9 +561,10 @@ class Store:
     def keep_answer(self, game_id: str, key: str, answered: Answered) -> None:
         """Keep the answer to a change sent with idempotency ``key`` (the first one kept stays:
         a repeat is answered with it; one the change's transaction marked :data:`ENTERED` is
-        completed)."""
-        with self._lock, self._transaction():
-            self._conn.execute(
+        completed). Committed with the group of changes being written at the time."""
+
+        def write(conn: sqlite3.Connection) -> None:
+            conn.execute(
                 "INSERT INTO idempotency"
                 " (game_id, key, fingerprint, status, body, created) VALUES (?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (game_id, key) DO UPDATE SET status = excluded.status,"
@@ -528,6 +579,8 @@ class Store:
                     ENTERED,
                 ),
             )
+
+        self._commits.run(write)
 
     def _count_lines(self, game_id: str) -> int:
         """The number of a game's lines, from the primary key's last entry (not a scan)."""

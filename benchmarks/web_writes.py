@@ -1,0 +1,267 @@
+"""Writes under load: many markers tapping at once against a real server.
+
+``onered serve`` is started in a subprocess on 127.0.0.1 over a fresh data folder holding
+``--markers`` marked games (made through the store before the server starts, so the rate
+limit on new games plays no part). Each marker then taps its own game as fast as the
+server answers, one tap at a time as the marking page's queue sends them: ``POST
+/api/games/{id}/mark`` with the game's secret, the lines it saw (``after``) and a fresh
+``Idempotency-Key`` per tap. The client is a small keep-alive HTTP/1.1 client on asyncio
+streams (cheaper than a full client library, so that the server, not the client, is what
+is measured).
+
+Reported over ``--seconds`` after a warm-up: strokes stored per second, latency p50/p99/max,
+the server's CPU (user + system, % of one core, from ``/proc``), the client's, and the
+machine's load (``uptime``). Afterwards the stored games are read back: every acknowledged
+stroke must be there, once (the run fails if not). Goal (issue 18): >= 500 strokes/s from
+50 markers with p99 <= 100 ms.
+
+    python benchmarks/web_writes.py [--markers 50] [--seconds 10] [--warmup 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import resource
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from onered.game.marking import Part
+from onered.game.session import HUMAN, Session
+from onered.rules import Match
+from onered.web.store import Mode, Store
+from onered.web.view import summary_json
+
+PLAYERS = ("Ivanov", "Petrov")
+#: Taps that are legal in every position they come to in this order (no foul options).
+TAPS: tuple[tuple[str, ...], ...] = (
+    (Part.NO_SCORE.value,),
+    (Part.POT_RED.value,),
+    (Part.CANNON.value,),
+    (Part.POT_RED.value,),
+    (Part.NO_SCORE.value,),
+)
+
+
+@dataclass
+class Marker:
+    """One marker's game and what it saw answered."""
+
+    game_id: str
+    token: str
+    lines: int
+    acked: int = 0
+    latencies: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+def make_games(data: Path, n: int) -> list[Marker]:
+    """``n`` marked games to 100,000 points, stored in ``data``."""
+    store = Store(data)
+    try:
+        out = []
+        for _ in range(n):
+            session = Session.new(
+                Match(target=100_000, players=PLAYERS), entrants=dict.fromkeys(PLAYERS, HUMAN)
+            )
+            game_id, token = store.create(
+                Mode.MARK,
+                session.texts(),
+                {"entrants": dict.fromkeys(PLAYERS, HUMAN)},
+                summary_json(session),
+            )
+            out.append(Marker(game_id, token, len(session)))
+        return out
+    finally:
+        store.close()
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def start_server(data: Path, port: int) -> subprocess.Popen[bytes]:
+    """``onered serve`` on 127.0.0.1:``port``, answering its health check."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "onered", "serve", "--port", str(port), "--data", str(data)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            err = proc.stderr.read().decode() if proc.stderr else ""
+            raise RuntimeError(f"onered serve exited with {proc.returncode}: {err}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return proc
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("onered serve did not listen within 30 s")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process ``pid`` so far (``/proc/<pid>/stat``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class Connection:
+    """One keep-alive HTTP/1.1 connection: a request, its status and JSON body."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader = reader
+        self.writer = writer
+
+    @classmethod
+    async def open(cls, port: int) -> Connection:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        return cls(reader, writer)
+
+    async def post(self, path: str, body: bytes, headers: dict[str, str]) -> tuple[int, bytes]:
+        head = "".join(f"{k}: {v}\r\n" for k, v in headers.items())
+        self.writer.write(
+            f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\n{head}\r\n".encode()
+            + body
+        )
+        await self.writer.drain()
+        status_line = await self.reader.readline()
+        status = int(status_line.split()[1])
+        length = 0
+        while True:
+            line = await self.reader.readline()
+            if line in (b"\r\n", b""):
+                break
+            name, _, value = line.partition(b":")
+            if name.strip().lower() == b"content-length":
+                length = int(value)
+        return status, await self.reader.readexactly(length)
+
+    def close(self) -> None:
+        self.writer.close()
+
+
+async def tap_until(marker: Marker, port: int, start: float, stop: float) -> None:
+    """Tap ``marker``'s game until ``stop``; latencies counted from ``start`` on."""
+    conn = await Connection.open(port)
+    path = f"/api/games/{marker.game_id}/mark"
+    n = 0
+    try:
+        while time.perf_counter() < stop:
+            body = json.dumps({"parts": list(TAPS[n % len(TAPS)]), "after": marker.lines})
+            headers = {"X-Game-Token": marker.token, "Idempotency-Key": str(uuid.uuid4())}
+            t0 = time.perf_counter()
+            status, answer = await conn.post(path, body.encode(), headers)
+            t1 = time.perf_counter()
+            if status != 200:
+                marker.errors.append(f"{status} {answer[:200]!r}")
+                if len(marker.errors) > 20:
+                    return
+                continue
+            marker.lines = json.loads(answer)["game"]["state"]["version"]
+            marker.acked += 1
+            n += 1
+            if t0 >= start:
+                marker.latencies.append(t1 - t0)
+    finally:
+        conn.close()
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def check_stored(data: Path, markers: list[Marker]) -> list[str]:
+    """The stored games against what the markers were answered: each has its lines, once."""
+    store = Store(data)
+    try:
+        problems = []
+        for m in markers:
+            stored = store.lines(m.game_id)
+            if len(stored) != m.lines:
+                problems.append(f"{m.game_id}: {len(stored)} lines stored, {m.lines} answered")
+        return problems
+    finally:
+        store.close()
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--markers", type=int, default=50, help="markers tapping at once")
+    parser.add_argument("--seconds", type=float, default=10.0, help="seconds measured")
+    parser.add_argument("--warmup", type=float, default=2.0, help="seconds before measuring")
+    args = parser.parse_args(argv)
+    if args.markers < 1 or args.seconds <= 0 or args.warmup < 0:
+        parser.error("--markers must be at least 1, --seconds positive, --warmup not negative")
+    with tempfile.TemporaryDirectory(prefix="onered-writes-") as tmp:
+        data = Path(tmp)
+        markers = make_games(data, args.markers)
+        port = free_port()
+        proc = start_server(data, port)
+        try:
+            now = time.perf_counter()
+            start = now + args.warmup
+            stop = start + args.seconds
+
+            async def run() -> tuple[float, float, float]:
+                tasks = [asyncio.create_task(tap_until(m, port, start, stop)) for m in markers]
+                await asyncio.sleep(max(0.0, start - time.perf_counter()))
+                cpu0, own0, t0 = cpu_seconds(proc.pid), _own_cpu(), time.perf_counter()
+                acked0 = sum(m.acked for m in markers)
+                await asyncio.sleep(max(0.0, stop - time.perf_counter()))
+                cpu1, own1, t1 = cpu_seconds(proc.pid), _own_cpu(), time.perf_counter()
+                acked1 = sum(m.acked for m in markers)
+                await asyncio.gather(*tasks)
+                wall = t1 - t0
+                return (acked1 - acked0) / wall, (cpu1 - cpu0) / wall, (own1 - own0) / wall
+
+            rate, server_cpu, client_cpu = asyncio.run(run())
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
+        load = os.getloadavg()
+        problems = check_stored(data, markers)
+    latencies = [x for m in markers for x in m.latencies]
+    errors = [e for m in markers for e in m.errors]
+    print(f"load average: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} cores)")
+    print(
+        f"{args.markers} markers, {args.seconds:g} s measured: {rate:.0f} strokes/s (goal >= 500)"
+    )
+    if latencies:
+        print(
+            f"latency p50 {percentile(latencies, 0.5) * 1000:.1f} ms, "
+            f"p99 {percentile(latencies, 0.99) * 1000:.1f} ms (goal <= 100), "
+            f"max {max(latencies) * 1000:.1f} ms, mean "
+            f"{statistics.fmean(latencies) * 1000:.1f} ms over {len(latencies)} strokes"
+        )
+    print(f"server CPU {server_cpu * 100:.0f} % of a core; client CPU {client_cpu * 100:.0f} %")
+    print(f"refused taps: {len(errors)}" + (f" (first: {errors[0]})" if errors else ""))
+    acked = sum(m.acked for m in markers)
+    if problems:
+        print(f"STORED GAMES DIFFER from the answers ({len(problems)}): {problems[:3]}")
+        raise SystemExit(1)
+    print(f"stored: every one of the {acked} acknowledged strokes, once")
+
+
+def _own_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+if __name__ == "__main__":
+    main()

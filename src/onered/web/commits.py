@@ -1,0 +1,131 @@
+"""Group commit: the writes of many threads committed (and synced to disk) together.
+
+With ``synchronous=FULL`` every commit waits for the disk (an fsync of the WAL: from a
+fraction of a millisecond to several on a busy machine). Committed one by one under one
+lock, the server's changes queue up behind each other's fsync. Here a writer hands its
+write (a function of the connection) to :meth:`GroupCommit.run` and waits; the first
+writer to find no group being committed leads: it takes every write queued so far, runs
+them in one ``BEGIN IMMEDIATE`` transaction, each inside its own ``SAVEPOINT``, and commits
+once. Writes that come while it does so form the next group, led by one of their writers.
+So under load one fsync serves many changes, and alone a change is committed at once (no
+timer, no waiting for company).
+
+Each writer is answered only after the ``COMMIT`` holding its write returned: what
+:meth:`~GroupCommit.run` returned is on disk, exactly as with a commit of its own. A write
+that raises is rolled back to its savepoint and its error goes to its own writer only; the
+group's other writes are kept. A commit that fails fails every write of its group (none
+was acknowledged). Writes run in the leader's thread: they must not rely on the caller's
+context variables or locks (read those before handing the write over).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+
+
+class _Write(Generic[T]):
+    """A write waiting in the queue, and then its outcome."""
+
+    __slots__ = ("done", "error", "result", "work")
+
+    def __init__(self, work: Callable[[sqlite3.Connection], T]) -> None:
+        self.work = work
+        self.done = False
+        self.result: T | None = None
+        self.error: BaseException | None = None
+
+    def outcome(self) -> T:
+        if self.error is not None:
+            raise self.error
+        return self.result  # type: ignore[return-value]  # set by the group's leader
+
+
+class GroupCommit:
+    """The writes to one connection, committed in groups (see the module docstring).
+
+    ``lock`` guards the connection (also taken by its readers); ``failed`` makes the error
+    each write of a group gets when the group cannot be committed."""
+
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        lock: threading.RLock,
+        failed: Callable[[BaseException], Exception],
+    ) -> None:
+        self._conn = conn
+        self._lock = lock
+        self._failed = failed
+        self._cond = threading.Condition(threading.Lock())
+        self._queue: list[_Write[object]] = []
+        self._leading = False
+        #: Groups committed and writes in them (for tests and the benchmark's report).
+        self.groups = 0
+        self.writes = 0
+
+    def leading(self) -> bool:
+        """Whether a group is being committed now."""
+        with self._cond:
+            return self._leading
+
+    def queued(self) -> int:
+        """The writes waiting for the next group."""
+        with self._cond:
+            return len(self._queue)
+
+    def run(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``work`` in a write transaction shared with the writes queued beside it;
+        return what it returned once that transaction is committed, or raise what it raised
+        (its own changes undone). Never call it holding ``lock`` from another thread's
+        point of view: the leader needs it."""
+        write: _Write[T] = _Write(work)
+        with self._cond:
+            self._queue.append(write)  # type: ignore[arg-type]  # outcome read back typed
+            while self._leading and not write.done:
+                self._cond.wait()
+            if write.done:
+                return write.outcome()
+            self._leading = True
+            batch, self._queue = self._queue, []
+        try:
+            self._commit(batch)
+        finally:
+            with self._cond:
+                for done in batch:
+                    done.done = True
+                self._leading = False
+                self._cond.notify_all()  # the writers answered, and one to lead the next group
+        return write.outcome()
+
+    def _commit(self, batch: list[_Write[object]]) -> None:
+        """One transaction for ``batch``: each write in a savepoint, one commit. If it cannot
+        be committed (or anything but a write fails), no write of it is kept."""
+        conn = self._conn
+        with self._lock:
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                for write in batch:
+                    conn.execute("SAVEPOINT write")
+                    try:
+                        write.result = write.work(conn)
+                    except Exception as exc:  # the write's own error, for its writer only
+                        conn.execute("ROLLBACK TO write")
+                        write.error = exc
+                    conn.execute("RELEASE write")
+                conn.execute("COMMIT")
+            except BaseException as exc:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                error = self._failed(exc)
+                for write in batch:
+                    write.result = None
+                    write.error = write.error or error
+                if not isinstance(exc, Exception):
+                    raise  # KeyboardInterrupt, SystemExit: the writers have their error
+                return
+            self.groups += 1
+            self.writes += len(batch)

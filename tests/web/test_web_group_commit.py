@@ -1,0 +1,342 @@
+"""Group commit (``onered.web.commits``): the writes of many threads share one transaction
+and one fsync, each answered only once committed; one write's error reaches only its own
+writer; every acknowledged change is stored, in order, once — also after a kill -9."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+
+import httpx
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from onered.game.marking import Mark, Part
+from onered.game.session import Session
+from onered.rules import Match
+from onered.web.commits import GroupCommit
+from onered.web.games import Games
+from onered.web.store import ConflictError, Mode, Store, StoreError
+from onered.web.view import summary_json
+from web_support import P1, P2, Server
+
+SCHEMA = """
+CREATE TABLE parent (id INTEGER PRIMARY KEY);
+CREATE TABLE child (
+    id INTEGER PRIMARY KEY,
+    parent INTEGER REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED
+);
+CREATE TABLE item (writer INTEGER NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (writer, n));
+"""
+
+
+class Db:
+    """A database of the test's own behind a :class:`GroupCommit`."""
+
+    def __init__(self, path: Path) -> None:
+        self.conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self.conn.execute("PRAGMA journal_mode=WAL")
+        self.conn.execute("PRAGMA synchronous=FULL")
+        self.conn.execute("PRAGMA foreign_keys=ON")
+        self.conn.executescript(SCHEMA)
+        self.lock = threading.RLock()
+        self.commits = GroupCommit(self.conn, self.lock, lambda exc: StoreError(f"lost: {exc}"))
+
+    def items(self) -> set[tuple[int, int]]:
+        with self.lock:
+            return {(int(a), int(b)) for a, b in self.conn.execute("SELECT writer, n FROM item")}
+
+
+def insert(writer: int, n: int, fail: bool = False) -> Callable[[sqlite3.Connection], int]:
+    """A write adding ``(writer, n)``; with ``fail``, it raises after writing."""
+
+    def work(conn: sqlite3.Connection) -> int:
+        conn.execute("INSERT INTO item (writer, n) VALUES (?, ?)", (writer, n))
+        if fail:
+            raise ValueError(f"write {writer}/{n} refused")
+        return n
+
+    return work
+
+
+def run_queued_behind(db: Db, writes: list[Callable[[sqlite3.Connection], int]]) -> list[object]:
+    """Run ``writes`` from threads of their own while a first write holds the group being
+    committed until all of them are queued: they then form the next group, together. Each
+    thread's outcome (what its write returned, or the error it got), in order."""
+    release = threading.Event()
+
+    def first(conn: sqlite3.Connection) -> int:
+        release.wait(30)
+        return -1
+
+    outcomes: list[object] = [None] * len(writes)
+
+    def writer(k: int) -> None:
+        try:
+            outcomes[k] = db.commits.run(writes[k])
+        except Exception as exc:
+            outcomes[k] = exc
+
+    leader = threading.Thread(target=db.commits.run, args=(first,))
+    leader.start()
+    while not db.commits.leading():
+        time.sleep(0.001)
+    threads = [threading.Thread(target=writer, args=(k,)) for k in range(len(writes))]
+    for t in threads:
+        t.start()
+    while db.commits.queued() < len(writes):
+        time.sleep(0.001)
+    release.set()
+    for t in [leader, *threads]:
+        t.join(30)
+    return outcomes
+
+
+def test_writes_queued_together_are_committed_in_one_group(tmp_path: Path) -> None:
+    db = Db(tmp_path / "t.sqlite3")
+    outcomes = run_queued_behind(db, [insert(k, 0) for k in range(20)])
+    assert outcomes == [0] * 20
+    assert db.items() == {(k, 0) for k in range(20)}
+    assert (db.commits.groups, db.commits.writes) == (2, 21)  # the first alone, then the 20
+
+
+def test_a_failing_write_loses_only_itself(tmp_path: Path) -> None:
+    db = Db(tmp_path / "t.sqlite3")
+    writes = [insert(k, 0, fail=k == 3) for k in range(8)]
+    outcomes = run_queued_behind(db, writes)
+    assert isinstance(outcomes[3], ValueError)
+    assert str(outcomes[3]) == "write 3/0 refused"
+    assert [o for k, o in enumerate(outcomes) if k != 3] == [0] * 7
+    assert db.items() == {(k, 0) for k in range(8) if k != 3}  # its own insert undone
+    assert db.commits.groups == 2
+
+
+def test_a_group_that_cannot_be_committed_fails_every_write_of_it(tmp_path: Path) -> None:
+    db = Db(tmp_path / "t.sqlite3")
+
+    def orphan(conn: sqlite3.Connection) -> int:  # fails only at COMMIT (a deferred key)
+        conn.execute("INSERT INTO child (id, parent) VALUES (1, 99)")
+        return 0
+
+    outcomes = run_queued_behind(db, [insert(0, 0), orphan, insert(1, 0)])
+    assert all(isinstance(o, StoreError) and "lost" in str(o) for o in outcomes)
+    assert db.items() == set()
+    assert db.commits.run(insert(2, 0)) == 0  # the next group is committed as usual
+    assert db.items() == {(2, 0)}
+
+
+@settings(max_examples=25)
+@given(
+    plan=st.lists(
+        st.lists(st.booleans(), min_size=1, max_size=6),  # per writer: its writes, failing?
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_any_interleaving_stores_exactly_the_acknowledged_writes(
+    tmp_path_factory: pytest.TempPathFactory, plan: list[list[bool]]
+) -> None:
+    db = Db(tmp_path_factory.mktemp("g") / "t.sqlite3")
+    acknowledged: set[tuple[int, int]] = set()
+    refused: set[tuple[int, int]] = set()
+    guard = threading.Lock()
+
+    def writer(w: int) -> None:
+        for n, fail in enumerate(plan[w]):
+            try:
+                assert db.commits.run(insert(w, n, fail)) == n
+            except ValueError:
+                with guard:
+                    refused.add((w, n))
+            else:
+                with guard:
+                    acknowledged.add((w, n))
+
+    threads = [threading.Thread(target=writer, args=(w,)) for w in range(len(plan))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert refused == {(w, n) for w, ws in enumerate(plan) for n, f in enumerate(ws) if f}
+    assert db.items() == acknowledged
+    assert db.commits.writes == sum(len(ws) for ws in plan)
+
+
+# --- the store and the games ------------------------------------------------------------
+
+#: Taps legal in every position they come to, taken in this order round and round.
+TAPS = (
+    Mark(parts=frozenset({Part.NO_SCORE})),
+    Mark(parts=frozenset({Part.POT_RED})),
+    Mark(parts=frozenset({Part.CANNON})),
+    Mark(parts=frozenset({Part.POT_RED})),
+    Mark(parts=frozenset({Part.NO_SCORE})),
+)
+
+
+def new_game(store: Store) -> str:
+    session = Session.new(Match(target=100_000, players=(P1, P2)))
+    game_id, _ = store.create(Mode.MARK, session.texts(), {}, summary_json(session))
+    return game_id
+
+
+def expected_lines(taps: list[int]) -> list[str]:
+    """The lines a game holds after ``taps`` (indexes into :data:`TAPS`), judged alone."""
+    session = Session.new(Match(target=100_000, players=(P1, P2)))
+    for k in taps:
+        session.mark(TAPS[k])
+    return session.texts()
+
+
+def test_concurrent_markers_each_find_their_strokes_in_order_once(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    games = Games(store)
+    ids = [new_game(store) for _ in range(8)]
+    plan = {g: [n % len(TAPS) for n in range(10 + k)] for k, g in enumerate(ids)}
+    errors: list[BaseException] = []
+
+    def marker(game_id: str) -> None:
+        try:
+            for n, k in enumerate(plan[game_id]):
+                games.change(game_id, 1 + n, lambda s, k=k: s.mark(TAPS[k]))
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=marker, args=(g,)) for g in ids]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert errors == []
+    store.close()
+    again = Store(tmp_path)
+    for g in ids:
+        assert again.lines(g) == expected_lines(plan[g])
+        row = again.game(g)
+        assert row is not None
+        assert row.revision == len(plan[g])
+
+
+def test_two_devices_marking_one_game_never_double_a_stroke(tmp_path: Path) -> None:
+    """Changes of one game from two threads are made one at a time: each is judged on the
+    other's result (no ``after``), none lost, none twice."""
+    store = Store(tmp_path)
+    games = Games(store)
+    game_id = new_game(store)
+
+    def device() -> None:
+        for _ in range(10):
+            games.change(game_id, None, lambda s: s.mark(TAPS[0]))
+
+    threads = [threading.Thread(target=device) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert store.lines(game_id) == expected_lines([0] * 20)
+
+
+def test_a_change_made_meanwhile_by_another_process_is_a_conflict(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    other = Store(tmp_path)
+    game_id = new_game(store)
+    stroke = expected_lines([0])[1]
+    with (  # noqa: PT012 - the other change is made inside this one
+        pytest.raises(ConflictError, match="you saw 1 lines, the game now has 2"),
+        store.edit(game_id) as edit,
+    ):
+        edit.push(stroke)
+        with other.edit(game_id) as theirs:
+            theirs.push(stroke)
+    assert store.lines(game_id) == expected_lines([0])
+
+
+def test_an_edit_pops_and_pushes_as_one_change(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    game_id = new_game(store)
+    lines = expected_lines([0, 1])
+    with store.edit(game_id) as edit:
+        edit.push(lines[1])
+        edit.push(lines[2])
+    with store.edit(game_id, 3) as edit:
+        assert edit.pop() == lines[2]
+        assert edit.pop() == lines[1]
+        edit.push(lines[1])
+        assert edit.lines == tuple(lines[:2])
+        assert edit.pop() == lines[1]
+        edit.push("x")
+    assert store.lines(game_id) == [lines[0], "x"]
+    row = store.game(game_id)
+    assert row is not None
+    assert (row.revision, row.changed_from) == (2, 1)
+
+
+# --- kill -9 ------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_every_acknowledged_stroke_survives_kill_9(tmp_path: Path) -> None:
+    """Markers tap their games through a real server, which is killed (SIGKILL) while they
+    do: reopened, every game holds every stroke whose answer its marker got, in order."""
+    server = Server(tmp_path / "data")
+    server.start()
+    markers = 6
+    try:
+        made = []
+        for _ in range(markers):
+            r = httpx.post(
+                server.base + "/api/games",
+                json={"mode": "mark", "players": [P1, P2], "target": 100_000},
+                timeout=30,
+            )
+            assert r.status_code == 201, r.text
+            made.append((r.json()["id"], r.json()["token"]))
+        answered = dict.fromkeys((g for g, _ in made), 1)  # lines each marker was answered
+        sent: dict[str, list[int]] = {g: [] for g, _ in made}
+        stop = threading.Event()
+
+        def marker(game_id: str, token: str) -> None:
+            with httpx.Client(base_url=server.base, timeout=30) as client:
+                n = 0
+                while not stop.is_set():
+                    k = n % len(TAPS)
+                    sent[game_id].append(k)
+                    try:
+                        r = client.post(
+                            f"/api/games/{game_id}/mark",
+                            json={"parts": [p.value for p in TAPS[k].parts], "after": 1 + n},
+                            headers={"X-Game-Token": token, "Idempotency-Key": str(uuid.uuid4())},
+                        )
+                    except httpx.HTTPError:
+                        return  # the server is gone
+                    assert r.status_code == 200, r.text
+                    answered[game_id] = r.json()["game"]["state"]["version"]
+                    n += 1
+
+        threads = [threading.Thread(target=marker, args=pair) for pair in made]
+        for t in threads:
+            t.start()
+        while sum(answered.values()) < markers * 30:  # strokes are being stored
+            time.sleep(0.01)
+        server.kill()
+        stop.set()
+        for t in threads:
+            t.join(60)
+    finally:
+        server.stop()
+    store = Store(tmp_path / "data")
+    for game_id, _ in made:
+        lines = store.lines(game_id)
+        assert len(lines) >= answered[game_id]  # every acknowledged stroke is there ...
+        assert lines == expected_lines(sent[game_id][: len(lines) - 1])  # ... in order, once
+        keys = store._conn.execute(
+            "SELECT COUNT(*) FROM idempotency WHERE game_id = ?", (game_id,)
+        ).fetchone()[0]
+        assert keys == len(lines) - 1  # each stored stroke with its key
+    assert json.loads(store.lines(made[0][0])[0])["type"] == "match"
