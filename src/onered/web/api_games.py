@@ -155,7 +155,11 @@ def _created(
     games: Games, mode: Mode, session: Session, entrants: dict[str, str]
 ) -> dict[str, Any]:
     game_id, token = games.store.create(
-        mode, session.texts(), {"entrants": entrants}, summary_json(session)
+        mode,
+        session.texts(),
+        {"entrants": entrants},
+        summary_json(session),
+        games.figures(session),
     )
     row = games.row(game_id)
     games.keep(game_id, row.revision, session)

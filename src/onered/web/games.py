@@ -25,6 +25,7 @@ from fastapi import Depends, Header, Request
 from onered.game.record import RecordError, dumps
 from onered.game.session import Ruled, Session
 from onered.web.errors import ApiError, not_found
+from onered.web.figures import Fold
 from onered.web.notify import Hub
 from onered.web.store import GameRow, Mode, Store
 from onered.web.view import chart_json, game_json, log_page_json, summary_json
@@ -80,6 +81,8 @@ class Games:
         self._changing_lock = threading.Lock()
         #: Told of every change stored here (and every deletion): the live streams wait on it.
         self.hub = Hub(store)
+        #: The players' figures of each session kept, folded line by line (onered.web.figures).
+        self._folds: weakref.WeakKeyDictionary[Session, Fold] = weakref.WeakKeyDictionary()
 
     def row(self, game_id: str) -> GameRow:
         row = self.store.game(game_id)
@@ -166,6 +169,18 @@ class Games:
             row, game = self.replay(game_id)
             return chart_json(row, game)
 
+    def figures(self, session: Session, common: int = 0) -> dict[str, Any]:
+        """The players' figures in ``session`` (for the player's pages, kept with the game):
+        folded on from those of its first ``common`` lines when this session's were counted
+        before (a change costs what it changed), else counted from its first line."""
+        with self.lock:
+            fold = self._folds.get(session)
+            if fold is None:
+                fold = self._folds[session] = Fold(session)
+            else:
+                fold.update(session, common)
+            return fold.to_json()
+
     def answer_now(self, game_id: str) -> dict[str, Any]:
         """A change's answer for the game as it is now (its last verdict, the whole game):
         what a repeated change gets when its first answer was lost with the server."""
@@ -208,6 +223,7 @@ class Games:
                     for entry in session.entries[common:]:
                         edit.push(dumps(entry.line))
                     edit.set_summary(summary_json(session))
+                    edit.set_figures(self.figures(session, common))
                     changed = edit.changed_from
                     revision = edit.revision + 1
             except KeyError:

@@ -122,6 +122,21 @@ class MatchStore:
             ).fetchone()
         return None if r is None else (str(r[0]), int(r[1]))
 
+    def matches_of(self, game_ids: list[str]) -> dict[str, str]:
+        """The match of each of ``game_ids`` that belongs to one (one connection for all: a
+        player's page asks it of every game it lists)."""
+        found: dict[str, str] = {}
+        with connect(self.path) as conn:
+            for start in range(0, len(game_ids), 500):
+                part = game_ids[start : start + 500]
+                rows = conn.execute(
+                    "SELECT game_id, match_id FROM match_games"
+                    f" WHERE game_id IN ({', '.join('?' * len(part))})",
+                    part,
+                ).fetchall()
+                found.update((str(r[0]), str(r[1])) for r in rows)
+        return found
+
     def check_token(self, match_id: str, token: str) -> bool:
         """The token is the match's secret (compared in constant time)."""
         with connect(self.path) as conn:

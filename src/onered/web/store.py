@@ -34,10 +34,12 @@ from onered.web.commits import GroupCommit
 
 #: File name of the database inside the data folder.
 DB_NAME = "onered.sqlite3"
-SCHEMA_VERSION = 2
-#: Schema versions this store opens and brings up to :data:`SCHEMA_VERSION` (1: before the
+SCHEMA_VERSION = 3
+#: Schema versions this store opens and brings up to :data:`SCHEMA_VERSION` (2: before the
+#: players' figures kept per game, ``games.figures`` and ``game_players``: added, filled in
+#: from the summaries, the figures left to be counted on first read; 1: before the
 #: idempotency keys; its tables are kept, the new one is added).
-OLDER_VERSIONS = (0, 1)
+OLDER_VERSIONS = (0, 1, 2)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -60,6 +62,13 @@ CREATE TABLE IF NOT EXISTS lines (
 CREATE INDEX IF NOT EXISTS games_updated ON games(updated);
 CREATE INDEX IF NOT EXISTS games_created ON games(created);
 CREATE INDEX IF NOT EXISTS games_mode_updated ON games(mode, updated);
+CREATE TABLE IF NOT EXISTS game_players (
+    player TEXT NOT NULL,
+    created REAL NOT NULL,
+    game_id TEXT NOT NULL,
+    PRIMARY KEY (player, created, game_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS game_players_game ON game_players(game_id);
 CREATE TABLE IF NOT EXISTS idempotency (
     game_id TEXT NOT NULL,
     key TEXT NOT NULL,
@@ -198,6 +207,35 @@ def _casefold(text: object) -> str | None:
     return text.casefold() if isinstance(text, str) else None
 
 
+def _json_or_null(value: Mapping[str, object] | None) -> str | None:
+    return None if value is None else json.dumps(value, ensure_ascii=False)
+
+
+def _add_figures(conn: sqlite3.Connection) -> None:
+    """Schema 3 on a database of an older one: the ``figures`` column (empty: counted on
+    first read) and every game's players in ``game_players`` (from the summaries)."""
+    columns = {r[1] for r in conn.execute("PRAGMA table_info(games)")}
+    if "figures" in columns:
+        return
+    with _immediate(conn):
+        conn.execute("ALTER TABLE games ADD COLUMN figures TEXT")
+        for k in (0, 1):
+            conn.execute(
+                "INSERT OR IGNORE INTO game_players (player, created, game_id) SELECT"
+                f" casefold(json_extract(summary, '$.players[{k}]')), created, id FROM games"
+                f" WHERE json_extract(summary, '$.players[{k}]') IS NOT NULL"
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerGame:
+    """A game of a player's (:meth:`Store.player_games`): its row, and the players' figures
+    kept with it (``None``: not counted since its last change)."""
+
+    row: GameRow
+    figures: Mapping[str, object] | None
+
+
 def _row(r: sqlite3.Row) -> GameRow:
     return GameRow(
         id=r["id"],
@@ -237,6 +275,7 @@ class Edit:
         self._kept = count
         self._added: list[str] = []
         self._summary: Mapping[str, object] | None = None
+        self._figures: Mapping[str, object] | None = None
         #: The lowest line number this edit changed (the number of lines if none).
         self.changed_from = count
 
@@ -286,6 +325,11 @@ class Edit:
         """The list's summary of the game after this change."""
         self._summary = summary
 
+    def set_figures(self, figures: Mapping[str, object]) -> None:
+        """The players' figures in the game after this change (``onered.web.figures``); a
+        change that sets none leaves them to be counted again when next read."""
+        self._figures = figures
+
     def _write(self, conn: sqlite3.Connection, claim: Claim | None) -> None:
         """Write the change in the group's transaction on ``conn``, if the game is still at
         the revision it was prepared on (``KeyError``: it is gone; :class:`ConflictError`:
@@ -322,6 +366,10 @@ class Edit:
                 "UPDATE games SET summary = ? WHERE id = ?",
                 (json.dumps(self._summary, ensure_ascii=False), self.game_id),
             )
+        self._conn.execute(
+            "UPDATE games SET figures = ? WHERE id = ?",
+            (_json_or_null(self._figures), self.game_id),
+        )
 
 
 class Store:
@@ -353,6 +401,7 @@ class Store:
                     f"{SCHEMA_VERSION} (made by another version of onered?)"
                 )
             conn.executescript(_SCHEMA)
+            _add_figures(conn)
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except sqlite3.DatabaseError as exc:
             conn.close()
@@ -464,6 +513,33 @@ class Store:
             ).fetchall()
         return [_row(r) for r in rows], total
 
+    def player_games(self, player: str, limit: int) -> tuple[list[PlayerGame], int]:
+        """The newest ``limit`` games in which ``player`` played (his whole name, compared
+        case-folded), newest first, each with its players' figures, and how many there are:
+        read through the index of players, not the games' summaries."""
+        key = player.casefold()
+        with self._lock:
+            total: int = self._conn.execute(
+                "SELECT COUNT(*) FROM game_players WHERE player = ?", (key,)
+            ).fetchone()[0]
+            rows = self._conn.execute(
+                "SELECT g.* FROM game_players p JOIN games g ON g.id = p.game_id"
+                " WHERE p.player = ? ORDER BY p.created DESC, p.game_id DESC LIMIT ?",
+                (key, limit),
+            ).fetchall()
+        return [
+            PlayerGame(_row(r), None if r["figures"] is None else json.loads(r["figures"]))
+            for r in rows
+        ], total
+
+    def keep_figures(self, game_id: str, revision: int, figures: Mapping[str, object]) -> None:
+        """Keep a game's figures counted at ``revision`` (not if the game changed since)."""
+        with self._lock, self._transaction():
+            self._conn.execute(
+                "UPDATE games SET figures = ? WHERE id = ? AND revision = ?",
+                (_json_or_null(figures), game_id, revision),
+            )
+
     def count(self) -> int:
         with self._lock:
             n: int = self._conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
@@ -487,9 +563,11 @@ class Store:
         lines: Sequence[str],
         settings: Mapping[str, object],
         summary: Mapping[str, object],
+        figures: Mapping[str, object] | None = None,
     ) -> tuple[str, str]:
-        """Store a new game with its first lines; return its id and its secret token (the
-        only time the token is seen: the store keeps its hash)."""
+        """Store a new game with its first lines (``figures``: its players' figures, if
+        counted); return its id and its secret token (the only time the token is seen: the
+        store keeps its hash)."""
         token = secrets.token_urlsafe(24)
         now = time.time()
         with self._lock, self._transaction():
@@ -499,8 +577,9 @@ class Store:
                     continue
                 break
             self._conn.execute(
-                "INSERT INTO games (id, mode, token_hash, created, updated, settings, summary) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO games"
+                " (id, mode, token_hash, created, updated, settings, summary, figures)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     game_id,
                     mode.value,
@@ -509,7 +588,17 @@ class Store:
                     now,
                     json.dumps(settings, ensure_ascii=False),
                     json.dumps(summary, ensure_ascii=False),
+                    _json_or_null(figures),
                 ),
+            )
+            players = summary.get("players")
+            self._conn.executemany(
+                "INSERT OR IGNORE INTO game_players (player, created, game_id) VALUES (?, ?, ?)",
+                [
+                    (name.casefold(), now, game_id)
+                    for name in (players if isinstance(players, list) else [])
+                    if isinstance(name, str)
+                ],
             )
             self._conn.executemany(
                 "INSERT INTO lines (game_id, seq, body) VALUES (?, ?, ?)",
@@ -522,6 +611,7 @@ class Store:
         with self._lock, self._transaction():
             self._conn.execute("DELETE FROM lines WHERE game_id = ?", (game_id,))
             self._conn.execute("DELETE FROM idempotency WHERE game_id = ?", (game_id,))
+            self._conn.execute("DELETE FROM game_players WHERE game_id = ?", (game_id,))
             gone = self._conn.execute("DELETE FROM games WHERE id = ?", (game_id,)).rowcount
         return gone > 0
 
