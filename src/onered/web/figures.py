@@ -80,7 +80,7 @@ class Fold:
         """Bring the figures to ``game``, whose first ``common`` lines are unchanged since
         the last fold (its low water: an undo or a claim replaced the later ones)."""
         if common < self._count:
-            base = max(k for k in self._kept if k <= common)
+            base = max(k for k in self._kept if k <= max(common, 1))
             for k in [k for k in self._kept if k > base]:
                 del self._kept[k]
             self._state = copy.deepcopy(self._kept[base])

@@ -169,16 +169,17 @@ class Games:
             row, game = self.replay(game_id)
             return chart_json(row, game)
 
-    def figures(self, session: Session, common: int = 0) -> dict[str, Any]:
+    def figures(self, session: Session, common: int | None = None) -> dict[str, Any]:
         """The players' figures in ``session`` (for the player's pages, kept with the game):
-        folded on from those of its first ``common`` lines when this session's were counted
-        before (a change costs what it changed), else counted from its first line."""
+        folded on from those of its first ``common`` lines (``None``: of every line counted
+        before, none replaced) when this session's were counted before (a change costs what
+        it changed), else counted from its first line."""
         with self.lock:
             fold = self._folds.get(session)
             if fold is None:
                 fold = self._folds[session] = Fold(session)
             else:
-                fold.update(session, common)
+                fold.update(session, len(session) if common is None else common)
             return fold.to_json()
 
     def answer_now(self, game_id: str) -> dict[str, Any]:
