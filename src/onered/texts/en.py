@@ -324,7 +324,16 @@ WORDS: dict[str, str] = {
     "web.play.elevation": "Cue elevation",
     "web.play.aim_line": "Aiming line",
     "web.play.strike": "Strike",
-    "web.play.place": "Place the cue ball in the D: click inside the semicircle.",
+    "web.play.place": (
+        "Place the cue ball in the D: click inside the semicircle, "
+        "or move it with the arrow keys and press Enter."
+    ),
+    "web.play.table": "The table",
+    "web.play.d_at": "Cue ball in the D: {back} cm behind the baulk line, {side}",
+    "web.play.d_centre": "on the centre line",
+    "web.play.d_up": "{cm} cm up from the centre line",
+    "web.play.d_down": "{cm} cm down from the centre line",
+    "web.play.d_blocked": "too close to another ball",
     "web.play.aim_hint": "Aim: drag on the table; ←/→ to fine-tune, space to strike.",
     "web.play.move_ball": "Move the cue ball",
     "web.play.thinking": "{name} is thinking…",

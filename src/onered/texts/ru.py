@@ -330,7 +330,16 @@ WORDS: dict[str, str] = {
     "web.play.elevation": "Наклон кия",
     "web.play.aim_line": "Линия прицела",
     "web.play.strike": "Удар",
-    "web.play.place": "Поставьте биток в сектор: щёлкните в полукруге «D».",
+    "web.play.place": (
+        "Поставьте биток в сектор: щёлкните в полукруге «D» "
+        "или передвиньте его стрелками и нажмите Enter."
+    ),
+    "web.play.table": "Стол",
+    "web.play.d_at": "Биток в секторе: на {back} см за линией дома, {side}",
+    "web.play.d_centre": "на средней линии",
+    "web.play.d_up": "на {cm} см выше средней линии",
+    "web.play.d_down": "на {cm} см ниже средней линии",
+    "web.play.d_blocked": "слишком близко к другому шару",
     "web.play.aim_hint": "Прицел: тяните мышью по столу; ←/→ — точнее, пробел — удар.",
     "web.play.move_ball": "Переставить биток",
     "web.play.thinking": "{name} думает…",

@@ -318,6 +318,16 @@ export function typing(e) {
   return x instanceof HTMLInputElement || x instanceof HTMLSelectElement || x instanceof HTMLTextAreaElement;
 }
 
+/** Whether a key belongs to the focused control, not to the page's shortcuts: any key typed
+ * into a field, and Enter or Space on a button, link or summary (they press it). The control
+ * then acts once and no shortcut (such as the marker's Enter, "record the stroke") also does. */
+export function controlKey(e) {
+  if (typing(e)) return true;
+  const press = e.code === "Enter" || e.code === "NumpadEnter" || e.code === "Space" || e.key === " ";
+  const x = e.target;
+  return press && x instanceof Element && !!x.closest("button, a[href], summary, [role=button], [role=link]");
+}
+
 // --- the outbox: changes kept until the server has them ----------------------------------------
 
 /** How many lines each change adds to a game (its "after" moves by it). */

@@ -7,6 +7,7 @@ import {
   fill, gameIdFromPath, keyLabel, notes, reasonText, renderLast, renderLog, renderOutbox,
   resendOutbox,
   renderScoreboard, saveToken, setupPage, showError, t, tableGeometry, tokenFor, typing, who, word,
+  controlKey,
 } from "./common.js";
 import { keepConfirmed, registerWorker, renderOffline, restoreConfirmed } from "./offline.js";
 import { Speaker } from "./speech.js";
@@ -100,11 +101,16 @@ function tapButton(attrs, why_, onTap, ...children) {
 }
 
 function explain(why_) {
+  showNote(reasonText(why_));
+}
+
+/** A short note in the toast (a tap refused here, not queued). */
+function showNote(text) {
   const box = $("reason");
-  box.textContent = reasonText(why_);
+  box.textContent = text;
   box.hidden = false;
-  clearTimeout(explain.timer);
-  explain.timer = setTimeout(() => (box.hidden = true), 4000);
+  clearTimeout(showNote.timer);
+  showNote.timer = setTimeout(() => (box.hidden = true), 4000);
 }
 
 function hitLabel(h) {
@@ -112,7 +118,23 @@ function hitLabel(h) {
     : h === "red" ? ballName("red") : ballName(opponentBall());
 }
 
+/** The tap button that has the keyboard's focus, as a selector (the pad is drawn anew on
+ * every change: the new button of the same tap gets the focus back), or null. */
+function focusedTap() {
+  const x = document.activeElement;
+  if (!(x instanceof HTMLElement) || !x.closest("#pad-panel")) return null;
+  const key = ["part", "flag", "hit", "off", "foul"].find((k) => x.dataset[k] !== undefined);
+  return key ? `[data-${key}="${x.dataset[key]}"]` : null;
+}
+
 function renderPad() {
+  const focus = focusedTap();
+  drawPad();
+  const again = focus && $("pad-panel").querySelector(focus);
+  if (again && again !== document.activeElement) again.focus();
+}
+
+function drawPad() {
   const over = !!view.state.winner && !(outbox && outbox.length);
   $("pad").replaceChildren(
     ...PARTS.map((part) =>
@@ -303,6 +325,12 @@ function tapFoul(code, shift) {
 
 function enter() {
   const [body, label] = markBody(null, null);
+  // Nothing collected: nothing is queued (the server would refuse it); say so here.
+  const empty = !body.parts.length && !body.fouls.length && !body.out_of_turn && !body.off_table.length;
+  if (empty && body.struck) {
+    showNote(t("error.mark_empty"));
+    return;
+  }
   change("mark", body, label || t("mark.nothing"));
 }
 
@@ -323,7 +351,8 @@ function undo() {
 }
 
 function onKey(e) {
-  if (!token || !view || typing(e)) return;
+  // Enter or Space on a focused button presses that button only (never also "record")
+  if (!token || !view || typing(e) || controlKey(e)) return;
   const code = e.code;
   if ((e.ctrlKey || e.metaKey) && code === "KeyZ") { e.preventDefault(); undo(); return; }
   if (e.ctrlKey || e.metaKey || e.altKey) return;

@@ -6,7 +6,7 @@
 // or when the opponent agrees. From hand, balls in baulk are ringed and a straight aim at one
 // is warned of before the strike (the referee's reading, asked of the server).
 import {
-  GameModel, I, Outbox, TableView, aiLevel, api, el, gameIdFromPath, notes, reasonText,
+  GameModel, I, Outbox, TableView, aiLevel, api, controlKey, el, gameIdFromPath, notes, reasonText,
   renderLast, renderOutbox, renderScoreboard, resendOutbox, setupPage, showError, t, tableGeometry, tokenFor,
   who, word,
 } from "./common.js";
@@ -87,6 +87,55 @@ function inD(p) {
 }
 function clearOfBalls(p) {
   return Object.entries(balls).every(([name, q]) => name === me() || Math.hypot(p[0] - q[0], p[1] - q[1]) > 2 * geo.ball_radius + 1e-6);
+}
+
+// --- the cue ball in the D by keyboard --------------------------------------------------
+// The table is drawn with the baulk end on the left: ←/→ move the ball along the table,
+// ↑/↓ across it (1 cm a press; Shift 2 mm, Alt 5 cm), never out of the D; Enter or Space
+// puts it there. The line under the table says where it is, for a screen reader too.
+
+/** The point of the D nearest to p: on or behind the baulk line, inside the semicircle. */
+function intoD(p) {
+  const d = geo.d;
+  let [x, y] = [p[0], Math.min(p[1], geo.baulk_y)];
+  const [dx, dy] = [x - d.centre[0], y - d.centre[1]];
+  const r = Math.hypot(dx, dy);
+  const max = d.radius - 1e-4;
+  if (r > max) [x, y] = [d.centre[0] + (dx * max) / r, d.centre[1] + (dy * max) / r];
+  return [x, y];
+}
+
+function moveInD(key, step) {
+  const start = hover && inD(hover) ? hover : [geo.d.centre[0], geo.baulk_y - geo.d.radius / 2];
+  const delta = { ArrowLeft: [0, -step], ArrowRight: [0, step], ArrowUp: [-step, 0], ArrowDown: [step, 0] }[key];
+  hover = intoD([start[0] + delta[0], start[1] + delta[1]]);
+  draw();
+  describeD();
+}
+
+function placeAt(p) {
+  placed = p;
+  placing = false;
+  hover = null;
+  defaultAim();
+  render();
+  checkAim();
+}
+
+/** Where the ball in hand stands (the keyboard's ghost), in words. */
+function describeD() {
+  const box = $("d-place");
+  const active = !!view && view.state.from_d && placing && humanTurn() && !animating;
+  box.hidden = !active || !hover;
+  if (box.hidden) return;
+  const cm = (m) => (Math.abs(m) * 100).toLocaleString(I.lang === "ru" ? "ru-RU" : "en-GB", { maximumFractionDigits: 1 });
+  const across = hover[0] - geo.d.centre[0];
+  const side = Math.abs(across) < 5e-4 ? t("play.d_centre")
+    : t(across < 0 ? "play.d_up" : "play.d_down", { cm: cm(across) });
+  const where = t("play.d_at", { back: cm(geo.baulk_y - hover[1]), side });
+  box.textContent = clearOfBalls(hover) ? where : `${where} · ${t("play.d_blocked")}`;
+  box.dataset.x = hover[0].toFixed(4);
+  box.dataset.y = hover[1].toFixed(4);
 }
 
 function speed() {
@@ -386,6 +435,8 @@ function render() {
   $("board-link").href = `/board/${id}`;
   draw();
   drawTip();
+  describeD();
+  $("table").setAttribute("aria-label", view.state.from_d && placing && humanTurn() ? t("play.place") : t("play.table"));
   document.body.dataset.version = String(view.state.version);
   document.body.dataset.busy = String(busy || animating);
 }
@@ -670,14 +721,7 @@ function onPointerDown(e) {
   const p = table.toTable(e);
   const s = view.state;
   if (s.from_d && placing) {
-    if (inD(p) && clearOfBalls(p)) {
-      placed = p;
-      placing = false;
-      hover = null;
-      defaultAim();
-      render();
-      checkAim();
-    }
+    if (inD(p) && clearOfBalls(p)) placeAt(p);
     return;
   }
   const c = cuePosition();
@@ -710,9 +754,19 @@ function onPointerMove(e) {
 
 function onKey(e) {
   if (!view || !humanTurn() || animating) return;
-  const target = e.target;
-  if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement) return;
-  if (target instanceof HTMLButtonElement && (e.code === "Space" || e.code === "Enter")) return;
+  // a field's keys, and Enter or Space on a focused button or link, are that control's own
+  if (controlKey(e)) return;
+  if (view.state.from_d && placing) {
+    if (e.key.startsWith("Arrow")) {
+      e.preventDefault();
+      moveInD(e.key, e.shiftKey ? 0.002 : e.altKey ? 0.05 : 0.01);
+    } else if (e.code === "Space" || e.code === "Enter" || e.code === "NumpadEnter") {
+      e.preventDefault();
+      if (hover && inD(hover) && clearOfBalls(hover)) placeAt(hover);
+      else describeD();
+    }
+    return;
+  }
   const step = e.shiftKey ? 0.05 : e.altKey ? 5 : 0.5;
   if (e.key === "ArrowLeft") { aim += step; e.preventDefault(); render(); checkAim(); }
   else if (e.key === "ArrowRight") { aim -= step; e.preventDefault(); render(); checkAim(); }
