@@ -162,7 +162,11 @@ def listen(host: str, port: int) -> socket.socket:
     before anything is announced; ``OSError`` when the port is taken or the host unknown."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     socket.getaddrinfo(host, port, family, socket.SOCK_STREAM)  # an unknown host: gaierror
-    return socket.create_server((host, port), family=family)
+    sock = socket.create_server((host, port), family=family)
+    # proto TCP, not 0: asyncio sets TCP_NODELAY only on such sockets' connections; without
+    # it an answer written in two parts waits for the client's delayed ACK (40 ms a request
+    # on a kept-alive connection)
+    return socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP, fileno=sock.detach())
 
 
 def _bind_problem(exc: OSError, host: str, port: int) -> str:
