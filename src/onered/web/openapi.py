@@ -44,6 +44,14 @@ SPECIAL: Mapping[tuple[str, str], tuple[int, ...]] = {
     ("post", "/api/import"): (403, 429, 503),
     ("get", "/api/games/{game_id}/events"): (429,),
     ("get", "/api/games/{game_id}/seat"): (401, 403),
+    ("get", "/api/games/{game_id}/shots/{seq}"): (409,),  # a stroke not played here
+    ("get", "/api/coach/position"): (404,),  # ?game= names no game
+}
+#: Operations whose success is not JSON: ``(method, path)`` -> its media type.
+MEDIA: Mapping[tuple[str, str], str] = {
+    ("get", "/api/games/{game_id}/export.jsonl"): "application/x-ndjson",
+    ("get", "/api/games/{game_id}/record.jsonl"): "application/x-ndjson",
+    ("get", "/api/games/{game_id}/events"): "text/event-stream",
 }
 #: A path naming a thing that may not exist: 404.
 _NAMED = re.compile(r"\{[^}]+\}")
@@ -84,6 +92,9 @@ def describe(schema: dict[str, Any]) -> dict[str, Any]:
     for path, operations in schema.get("paths", {}).items():
         for method, operation in operations.items():
             answers = operation.setdefault("responses", {})
+            media = MEDIA.get((method, path))
+            if media is not None:  # FastAPI says JSON for every route without a model
+                answers["200"]["content"] = {media: {"schema": {"type": "string"}}}
             for status in statuses(method, path):
                 answers[str(status)] = {
                     "description": _description(status),
