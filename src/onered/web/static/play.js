@@ -131,7 +131,7 @@ function describeD() {
   const cm = (m) => (Math.abs(m) * 100).toLocaleString(I.lang === "ru" ? "ru-RU" : "en-GB", { maximumFractionDigits: 1 });
   const across = hover[0] - geo.d.centre[0];
   const side = Math.abs(across) < 5e-4 ? t("play.d_centre")
-    : t(across < 0 ? "play.d_up" : "play.d_down", { cm: cm(across) });
+    : across < 0 ? t("play.d_up", { cm: cm(across) }) : t("play.d_down", { cm: cm(across) });
   const where = t("play.d_at", { back: cm(geo.baulk_y - hover[1]), side });
   box.textContent = clearOfBalls(hover) ? where : `${where} · ${t("play.d_blocked")}`;
   box.dataset.x = hover[0].toFixed(4);
