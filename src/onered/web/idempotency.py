@@ -15,7 +15,11 @@ once sent (committed with the next group of changes; the client is not kept wait
 it). A server stopped between the two answers a repeat with the game as it is now
 (200, the change is in), never with a second stroke nor a "stale" refusal. Tries of one key
 are run one at a time (a resend after a client's timeout waits for the first try and gets
-its answer).
+its answer); that lock is the process's own, and two processes on one data folder are kept
+apart by the store: a change prepared before another process's change is refused (the
+revision moved) and a key already stored cannot be stored again (its unique constraint),
+so the later try is refused and then answered here as a repeat. Keys are kept 24 hours
+(``store.KEEP_KEYS``; older ones are deleted as answers are kept).
 """
 
 from __future__ import annotations
@@ -43,6 +47,7 @@ _CHANGE = re.compile(r"^/api/games/([^/]+)/.+$")
 SECRETS = tuple(h.lower().encode() for h in (TOKEN_HEADER, SEAT_HEADER))
 #: Longest key taken (a UUID is 36 characters).
 MAX_KEY = 200
+
 
 def fingerprint(path: str, body: bytes, secret: bytes = b"") -> str:
     """What a request asks, for comparing a repeat with the first try: its route, its JSON
@@ -93,26 +98,19 @@ class Idempotency:
             lock = self._locks[(game_id, key)] = asyncio.Lock()
         async with lock:
             kept = await to_thread.run_sync(self.store.answered, game_id, key)
-            if kept is not None and kept.fingerprint != asked:
-                await _refuse(
-                    scope,
-                    send,
-                    f"idempotency key {key!r} was sent before with another request",
-                    "idempotency_mismatch",
-                )
-                return
-            if kept is not None and kept.status != ENTERED:
-                await _send_json(send, kept.status, kept.body, replayed=True)
-                return
-            if kept is not None:  # entered, its answer lost with the server: the game now
-                now = await to_thread.run_sync(self.games.answer_now, game_id)
-                await _send_json(send, 200, json.dumps(now).encode(), replayed=True)
+            if kept is not None:
+                await self._repeat(scope, send, game_id, key, asked, kept)
                 return
             token = CLAIM.set(Claim(game_id, key, asked))
             try:
                 status, answered_with, answer = await _run(self.app, scope, body)
             finally:
                 CLAIM.reset(token)
+            if not 200 <= status < 300:  # refused: because another process took the key?
+                kept = await to_thread.run_sync(self.store.answered, game_id, key)
+                if kept is not None:
+                    await self._repeat(scope, send, game_id, key, asked, kept)
+                    return
             try:  # the change is stored (with its key): answered at once, its answer kept after
                 await send(
                     {"type": "http.response.start", "status": status, "headers": answered_with}
@@ -123,6 +121,27 @@ class Idempotency:
                     await to_thread.run_sync(
                         self.store.keep_answer, game_id, key, Answered(asked, status, answer)
                     )
+
+    async def _repeat(
+        self, scope: Scope, send: Send, game_id: str, key: str, asked: str, kept: Answered
+    ) -> None:
+        """Answer a request whose key is kept: the kept answer, or the game as it is now
+        when the change went in but its answer was lost with the server (``ENTERED``); the
+        key with another request is refused. (The lock above is this process's: a key taken
+        by another process on the same data folder is settled by the store's unique
+        constraint, the later change refused and then answered here.)"""
+        if kept.fingerprint != asked:
+            await _refuse(
+                scope,
+                send,
+                f"idempotency key {key!r} was sent before with another request",
+                "idempotency_mismatch",
+            )
+        elif kept.status != ENTERED:
+            await _send_json(send, kept.status, kept.body, replayed=True)
+        else:
+            now = await to_thread.run_sync(self.games.answer_now, game_id)
+            await _send_json(send, 200, json.dumps(now).encode(), replayed=True)
 
 
 async def _read(receive: Receive) -> bytes:

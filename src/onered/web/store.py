@@ -78,7 +78,13 @@ CREATE TABLE IF NOT EXISTS idempotency (
     created REAL NOT NULL,
     PRIMARY KEY (game_id, key)
 ) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS idempotency_created ON idempotency(created);
 """
+#: Seconds an idempotency key is kept (a page sends a change again within seconds or, after
+#: an outage, hours; Stripe keeps its keys 24 h): older ones are pruned when an answer is
+#: kept, at most once every :data:`PRUNE_EVERY` seconds.
+KEEP_KEYS = 24 * 3600
+PRUNE_EVERY = 60.0
 #: Most game ids one search may name (``ids``: the games whose secrets a browser holds).
 MAX_SEARCH_IDS = 500
 
@@ -350,11 +356,14 @@ class Edit:
         )
         self._finish()
         if claim is not None and claim.game_id == self.game_id:
-            conn.execute(
-                "INSERT OR IGNORE INTO idempotency"
-                " (game_id, key, fingerprint, status, body, created) VALUES (?, ?, ?, ?, ?, ?)",
-                (self.game_id, claim.key, claim.fingerprint, ENTERED, b"", time.time()),
-            )
+            try:  # the key's unique constraint: one change per key, whichever process wrote it
+                conn.execute(
+                    "INSERT INTO idempotency"
+                    " (game_id, key, fingerprint, status, body, created) VALUES (?, ?, ?, ?, ?, ?)",
+                    (self.game_id, claim.key, claim.fingerprint, ENTERED, b"", time.time()),
+                )
+            except sqlite3.IntegrityError:
+                raise ConflictError(self._prepared, self.count) from None
 
     def _finish(self) -> None:
         self._conn.execute(
@@ -409,6 +418,7 @@ class Store:
         self._conn = conn
         self._lock = threading.RLock()
         self._commits = GroupCommit(conn, self._lock, self._not_stored)
+        self._pruned = 0.0  # when old idempotency keys were last deleted (keep_answer)
 
     def _not_stored(self, exc: BaseException) -> StoreError:
         """The error of every change of a group that could not be committed."""
@@ -651,9 +661,16 @@ class Store:
     def keep_answer(self, game_id: str, key: str, answered: Answered) -> None:
         """Keep the answer to a change sent with idempotency ``key`` (the first one kept stays:
         a repeat is answered with it; one the change's transaction marked :data:`ENTERED` is
-        completed). Committed with the group of changes being written at the time."""
+        completed). Committed with the group of changes being written at the time; keys
+        older than :data:`KEEP_KEYS` are deleted with it (at most once a :data:`PRUNE_EVERY`)."""
+        now = time.time()
+        prune = now - self._pruned >= PRUNE_EVERY
+        if prune:
+            self._pruned = now
 
         def write(conn: sqlite3.Connection) -> None:
+            if prune:
+                conn.execute("DELETE FROM idempotency WHERE created < ?", (now - KEEP_KEYS,))
             conn.execute(
                 "INSERT INTO idempotency"
                 " (game_id, key, fingerprint, status, body, created) VALUES (?, ?, ?, ?, ?, ?)"

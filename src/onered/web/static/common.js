@@ -345,6 +345,29 @@ export function newKey() {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
+/** Whether a failed request had no answer of the server's to go by (the network, a
+ * timeout, a server fault, 408, 429): worth sending again with the same Idempotency-Key. */
+export function transient(e) {
+  return e.status === 0 || e.status >= 500 || e.status === 408 || e.status === 429;
+}
+
+/** One change to a game sent until answered (a take-back, seats, the computer's stroke: the
+ * requests a page does not queue in its Outbox): one Idempotency-Key made here goes with
+ * every try, so a try whose answer was lost is answered with the first answer and the change
+ * is never made twice; a try without an answer (``transient``) is sent again after the
+ * Outbox's pauses, at most ``tries`` times; a refusal is thrown at once. */
+export async function sendChange(path, body, token, tries = 4) {
+  const key = newKey();
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await api("POST", path, body, token, key);
+    } catch (e) {
+      if (!transient(e) || attempt >= tries) throw e;
+      await new Promise((r) => setTimeout(r, RETRY_MS[Math.min(attempt - 1, RETRY_MS.length - 1)]));
+    }
+  }
+}
+
 /** Changes to a game kept in the browser (localStorage) until the server has judged them:
  * sent one at a time, in order, each with the game's version it was made at ("after"), so a
  * change made while another device changed the game is refused, not misapplied. No answer
@@ -459,8 +482,8 @@ export class Outbox {
       this.pump();
     } catch (e) {
       this.sending = false;
-      const transient = e.status === 0 || e.status >= 500 || e.status === 408 || e.status === 429;
-      if (transient) {
+      const again = transient(e);
+      if (again) {
         item.state = "waiting";
         this.lastError = e;
         const wait = RETRY_MS[Math.min(this.attempt, RETRY_MS.length - 1)];
@@ -474,7 +497,7 @@ export class Outbox {
       }
       this.save();
       this.changed();
-      if (!transient && this.refused) this.refused(item);
+      if (!again && this.refused) this.refused(item);
     }
   }
 }

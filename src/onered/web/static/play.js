@@ -7,8 +7,8 @@
 // is warned of before the strike (the referee's reading, asked of the server).
 import {
   GameModel, I, Outbox, TableView, aiLevel, api, controlKey, el, gameIdFromPath, notes, reasonText,
-  renderLast, renderOutbox, renderScoreboard, resendOutbox, setupPage, showError, t, tableGeometry, tokenFor,
-  who, word,
+  renderLast, renderOutbox, renderScoreboard, resendOutbox, sendChange, setupPage, showError, t, tableGeometry,
+  tokenFor, who, word,
 } from "./common.js";
 import { Speaker } from "./speech.js";
 
@@ -510,7 +510,7 @@ async function send(path, body) {
   showError(errorBox, null);
   render();
   try {
-    const answer = await api("POST", `/api/games/${id}/${path}`, { ...body, after: model.version }, actor());
+    const answer = await sendChange(`/api/games/${id}/${path}`, { ...body, after: model.version }, actor());
     if (answer.shot) await animate(answer.shot);
     const before = model.log.length;
     model.apply(answer.game);
@@ -607,7 +607,7 @@ async function takeBack() {
   busy = true;
   render();
   try {
-    await api("POST", `/api/games/${id}/takeback`, { after: model.version }, actor());
+    await sendChange(`/api/games/${id}/takeback`, { after: model.version }, actor());
     if (seat === null) await reload();
     await refreshClub();
   } catch (e) {
@@ -620,7 +620,7 @@ async function takeBack() {
 
 async function answerTakeBack(agree) {
   try {
-    await api("POST", `/api/games/${id}/takeback/answer`, { agree, after: model.version }, actor());
+    await sendChange(`/api/games/${id}/takeback/answer`, { agree, after: model.version }, actor());
     await reload();
     await refreshClub();
   } catch (e) {
@@ -631,7 +631,7 @@ async function answerTakeBack(agree) {
 
 async function makeSeats(player) {
   try {
-    const made = await api("POST", `/api/games/${id}/seats`, { player }, token);
+    const made = await sendChange(`/api/games/${id}/seats`, { player }, token);
     seatToken = made.mine;
     localStorage.setItem(SEAT_KEY, seatToken);
     seat = made.player;

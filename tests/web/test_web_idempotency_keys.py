@@ -1,0 +1,104 @@
+"""Idempotency keys kept for a day and settled by the store (issue 18 item 1's leftovers):
+old keys are pruned as answers are kept, and two servers on one data folder (two processes:
+two stores) never enter one key's change twice — the later try is refused by the store (the
+revision moved, or the key's unique constraint) and answered as a repeat."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from onered.web import store as store_module
+from onered.web.app import create_app
+from onered.web.pages import STATIC_DIR
+from onered.web.store import Answered, Store
+from web_support import Api
+
+STROKE = {"parts": ["no_score"]}
+
+
+def _keys(store: Store) -> set[str]:
+    with store._lock:
+        return {r[0] for r in store._conn.execute("SELECT key FROM idempotency")}
+
+
+def test_keys_older_than_a_day_are_pruned_when_an_answer_is_kept(tmp_path: Path) -> None:
+    store = Store(tmp_path / "data")
+    try:
+        answered = Answered("f", 200, b"{}")
+        store.keep_answer("g", "old", answered)
+        store.keep_answer("g", "recent", answered)
+        with store._lock:
+            store._conn.execute(
+                "UPDATE idempotency SET created = ? WHERE key = 'old'",
+                (time.time() - store_module.KEEP_KEYS - 60,),
+            )
+        store.keep_answer("g", "new", answered)  # within a minute of the last pruning: kept
+        assert _keys(store) == {"old", "recent", "new"}
+        store._pruned -= store_module.PRUNE_EVERY
+        store.keep_answer("h", "newer", answered)
+        assert _keys(store) == {"recent", "new", "newer"}
+    finally:
+        store.close()
+
+
+@pytest.fixture
+def two(tmp_path: Path) -> Iterator[tuple[Api, Api]]:
+    """Two apps (two servers' stores) on one data folder."""
+    first, second = create_app(tmp_path / "data"), create_app(tmp_path / "data")
+    yield Api(first), Api(second)
+    first.state.store.close()
+    second.state.store.close()
+
+
+def _strokes(api: Api, game: str) -> int:
+    return sum(1 for x in api.game(game)["log"] if x["in"]["type"] == "stroke")
+
+
+@pytest.mark.parametrize("after", [True, False], ids=["with-after", "without-after"])
+def test_a_key_raced_by_two_servers_enters_one_change(
+    two: tuple[Api, Api], monkeypatch: pytest.MonkeyPatch, after: bool
+) -> None:
+    a, b = two
+    game, token = a.new_mark()
+    body: dict[str, Any] = {**STROKE, "after": 1} if after else dict(STROKE)
+    key = {"Idempotency-Key": "raced"}
+    first = a.post(f"/api/games/{game}/mark", json=body, token=token, headers=key)
+    assert first.status == 200, first.text
+    # the second server looked for the key before the first stored it: it saw none
+    store_b: Store = b.app.state.store
+    real = store_b.answered
+    looks: list[int] = []
+
+    def raced(game_id: str, k: str) -> Answered | None:
+        looks.append(1)
+        return None if len(looks) == 1 else real(game_id, k)
+
+    monkeypatch.setattr(store_b, "answered", raced)
+    second = b.post(f"/api/games/{game}/mark", json=body, token=token, headers=key)
+    assert second.status == 200, second.text
+    assert second.headers.get("idempotent-replayed") == "true"
+    assert len(looks) == 2  # refused by the store, then answered as a repeat
+    assert _strokes(a, game) == 1
+    assert second.body == first.body
+
+
+def test_every_change_a_page_sends_carries_a_key() -> None:
+    """The pages change a game only through the Outbox (a key per queued change) or
+    common.js's sendChange (a key per change, kept over its tries): no bare POST to a
+    game's routes but the marker's secret check (``/check`` changes nothing)."""
+    bare = re.compile(r'api\(\s*"POST",\s*`/api/games/\$\{[^}]+\}/([a-z/]+)`')
+    found = {
+        (path.name, route)
+        for path in STATIC_DIR.glob("*.js")
+        if path.name != "common.js"
+        for route in bare.findall(path.read_text(encoding="utf-8"))
+    }
+    assert found <= {("mark.js", "check")}, found
+    common = (STATIC_DIR / "common.js").read_text(encoding="utf-8")
+    assert common.count('api("POST"') == 2  # the Outbox's try and sendChange's
