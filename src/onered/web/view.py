@@ -125,13 +125,14 @@ def chart_json(row: GameRow, game: Session) -> dict[str, Any]:
     """What the record page draws and lists beside the log: the score's progression (a point
     where the score changed, and the first and last; the steps between are the same) and the
     :data:`TOP_BREAKS` highest breaks (visits that scored), highest first."""
-    points = progression_json(game)
+    played = strokes(game)
+    points = summary.progression(game.first.verdict, played)
     kept = [
         p
         for k, p in enumerate(points)
         if k == 0 or k == len(points) - 1 or p["score"] != points[k - 1]["score"]
     ]
-    found = [v for v in summary.visits(strokes(game), over=game.over) if v.points > 0]
+    found = [v for v in summary.visits(played, over=game.over) if v.points > 0]
     found.sort(key=lambda v: (-v.points, v.first))
     return {
         "id": row.id,
