@@ -2,10 +2,14 @@
 
 ``onered serve`` is started in a subprocess on 127.0.0.1 over a fresh data folder holding
 ``--markers`` marked games (made through the store before the server starts, so the rate
-limit on new games plays no part). Each marker then taps its own game as fast as the
-server answers, one tap at a time as the marking page's queue sends them: ``POST
-/api/games/{id}/mark`` with the game's secret, the lines it saw (``after``) and a fresh
-``Idempotency-Key`` per tap. The client is a small keep-alive HTTP/1.1 client on asyncio
+limit on new games plays no part). Each marker then taps its own game, one tap at a time
+as the marking page's queue sends them: ``POST /api/games/{id}/mark`` with the game's
+secret, the lines it saw (``after``) and a fresh ``Idempotency-Key`` per tap; as fast as
+the server answers (the capacity: with 50 markers each waiting for its answer, the mean
+latency is 50 / throughput, so p99 <= 100 ms needs well over 500 strokes/s), or at
+``--rate`` taps a second each (``--rate 10``: 500 a second offered by 50 markers; a tap's
+latency then counts from when it was due, as a queue on a slow server makes the marker
+wait). The client is a small keep-alive HTTP/1.1 client on asyncio
 streams (cheaper than a full client library, so that the server, not the client, is what
 is measured).
 
@@ -15,7 +19,7 @@ machine's load (``uptime``). Afterwards the stored games are read back: every ac
 stroke must be there, once (the run fails if not). Goal (issue 18): >= 500 strokes/s from
 50 markers with p99 <= 100 ms.
 
-    python benchmarks/web_writes.py [--markers 50] [--seconds 10] [--warmup 2]
+    python benchmarks/web_writes.py [--markers 50] [--seconds 10] [--warmup 2] [--rate 0]
 """
 
 from __future__ import annotations
@@ -155,16 +159,27 @@ class Connection:
         self.writer.close()
 
 
-async def tap_until(marker: Marker, port: int, start: float, stop: float) -> None:
-    """Tap ``marker``'s game until ``stop``; latencies counted from ``start`` on."""
+async def tap_until(
+    marker: Marker, port: int, start: float, stop: float, rate: float = 0.0, offset: float = 0.0
+) -> None:
+    """Tap ``marker``'s game until ``stop``; latencies of the answers from ``start`` on. ``rate``:
+    taps a second (the first ``offset`` seconds in), each sent when due or, if the answer
+    to the one before comes later, as soon as it does (the page's queue); its latency is
+    counted from when it was due, as the marker waits. 0: each tap as soon as answered."""
     conn = await Connection.open(port)
     path = f"/api/games/{marker.game_id}/mark"
     n = 0
+    due = time.perf_counter() + offset
     try:
         while time.perf_counter() < stop:
             body = json.dumps({"parts": list(TAPS[n % len(TAPS)]), "after": marker.lines})
             headers = {"X-Game-Token": marker.token, "Idempotency-Key": str(uuid.uuid4())}
-            t0 = time.perf_counter()
+            if rate > 0:
+                await asyncio.sleep(max(0.0, due - time.perf_counter()))
+                t0 = due
+                due += 1 / rate
+            else:
+                t0 = time.perf_counter()
             status, answer = await conn.post(path, body.encode(), headers)
             t1 = time.perf_counter()
             if status != 200:
@@ -175,7 +190,7 @@ async def tap_until(marker: Marker, port: int, start: float, stop: float) -> Non
             marker.lines = json.loads(answer)["game"]["state"]["version"]
             marker.acked += 1
             n += 1
-            if t0 >= start:
+            if t1 >= start:  # answered while measured
                 marker.latencies.append(t1 - t0)
     finally:
         conn.close()
@@ -205,9 +220,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--markers", type=int, default=50, help="markers tapping at once")
     parser.add_argument("--seconds", type=float, default=10.0, help="seconds measured")
     parser.add_argument("--warmup", type=float, default=2.0, help="seconds before measuring")
+    parser.add_argument(
+        "--rate",
+        type=float,
+        default=0.0,
+        help="taps a second per marker (default 0: each tap as soon as the last is answered)",
+    )
     args = parser.parse_args(argv)
-    if args.markers < 1 or args.seconds <= 0 or args.warmup < 0:
-        parser.error("--markers must be at least 1, --seconds positive, --warmup not negative")
+    if args.markers < 1 or args.seconds <= 0 or args.warmup < 0 or args.rate < 0:
+        parser.error(
+            "--markers must be at least 1, --seconds positive, --warmup and --rate not negative"
+        )
     with tempfile.TemporaryDirectory(prefix="onered-writes-") as tmp:
         data = Path(tmp)
         markers = make_games(data, args.markers)
@@ -219,7 +242,11 @@ def main(argv: list[str] | None = None) -> None:
             stop = start + args.seconds
 
             async def run() -> tuple[float, float, float]:
-                tasks = [asyncio.create_task(tap_until(m, port, start, stop)) for m in markers]
+                spread = 1 / args.rate / len(markers) if args.rate else 0.0
+                tasks = [
+                    asyncio.create_task(tap_until(m, port, start, stop, args.rate, k * spread))
+                    for k, m in enumerate(markers)
+                ]
                 await asyncio.sleep(max(0.0, start - time.perf_counter()))
                 cpu0, own0, t0 = cpu_seconds(proc.pid), _own_cpu(), time.perf_counter()
                 acked0 = sum(m.acked for m in markers)
@@ -239,8 +266,10 @@ def main(argv: list[str] | None = None) -> None:
     latencies = [x for m in markers for x in m.latencies]
     errors = [e for m in markers for e in m.errors]
     print(f"load average: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} cores)")
+    pace = f"each {args.rate:g} taps/s" if args.rate else "each tapping as soon as answered"
     print(
-        f"{args.markers} markers, {args.seconds:g} s measured: {rate:.0f} strokes/s (goal >= 500)"
+        f"{args.markers} markers ({pace}), {args.seconds:g} s measured: {rate:.0f} strokes/s "
+        "(goal >= 500)"
     )
     if latencies:
         print(
@@ -249,7 +278,11 @@ def main(argv: list[str] | None = None) -> None:
             f"max {max(latencies) * 1000:.1f} ms, mean "
             f"{statistics.fmean(latencies) * 1000:.1f} ms over {len(latencies)} strokes"
         )
-    print(f"server CPU {server_cpu * 100:.0f} % of a core; client CPU {client_cpu * 100:.0f} %")
+    per_stroke = server_cpu / rate * 1000 if rate else float("nan")
+    print(
+        f"server CPU {server_cpu * 100:.0f} % of a core ({per_stroke:.2f} ms a stroke); "
+        f"client CPU {client_cpu * 100:.0f} %"
+    )
     print(f"refused taps: {len(errors)}" + (f" (first: {errors[0]})" if errors else ""))
     acked = sum(m.acked for m in markers)
     if problems:
