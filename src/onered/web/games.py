@@ -176,11 +176,14 @@ class Games:
         it changed), else counted from its first line."""
         with self.lock:
             fold = self._folds.get(session)
-            if fold is None:
-                fold = self._folds[session] = Fold(session)
-            else:
+            if fold is not None:
                 fold.update(session, len(session) if common is None else common)
-            return fold.to_json()
+                return fold.to_json()
+        # counted outside the lock (a long import's new session is nobody else's yet)
+        made = Fold(session)
+        with self.lock:
+            self._folds[session] = made
+        return made.to_json()
 
     def answer_now(self, game_id: str) -> dict[str, Any]:
         """A change's answer for the game as it is now (its last verdict, the whole game):
