@@ -15,7 +15,11 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from web_support import P1, P2, Server
+from onered.cli import build_parser, main
+from onered.cli import serve as serve_cli
+from onered.web import serving
+from onered.web.limits import Limits
+from web_support import P1, P2, Server, free_port
 
 SLOW = 50
 #: Long enough for a loaded machine to answer, short enough for the fast tier.
@@ -149,3 +153,37 @@ def test_a_stalled_change_with_an_idempotency_key_changes_nothing(server: Server
     )
     assert sent.status_code == 200, sent.text
     assert httpx.get(f"{server.base}/api/games/{game}", timeout=GUARD).json()["revision"] > before
+
+
+def test_the_limits_flags_set_the_limits_and_name_a_bad_one(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = build_parser().parse_args(
+        [
+            "serve",
+            "--header-timeout",
+            "3.5",
+            "--max-connections",
+            "100",
+            "--imports-per-minute",
+            "2",
+        ]
+    )
+    limits = serve_cli.limits_of(args)
+    assert (limits.header_timeout, limits.max_connections, limits.imports_per_minute) == (
+        3.5,
+        100,
+        2,
+    )
+    assert limits.body_timeout == Limits().body_timeout  # a flag not given: the default
+    port = str(free_port())
+    for flag in ("--header-timeout", "--body-timeout", "--backlog", "--concurrent-imports"):
+        assert main(["serve", "--port", port, flag, "0"]) == 2
+        err = capsys.readouterr().err
+        assert f"onered serve: {flag}: must be" in err
+        assert "Traceback" not in err
+
+
+def test_the_connection_cap_stays_below_the_open_files() -> None:
+    assert serving.concurrency(Limits(max_connections=4096), 1024) == 1024 - serving.RESERVED_FILES
+    assert serving.concurrency(Limits(max_connections=100), 1_000_000) == 100
