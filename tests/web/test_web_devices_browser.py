@@ -122,6 +122,8 @@ def test_every_page_fits_a_phone_and_has_no_serious_axe_finding(
         pg.goto(server.base + path)
         pg.wait_for_selector("body[data-ready]")
         pg.wait_for_load_state("networkidle")
+        if name == "mark":  # the secret's link for another device, shown
+            pg.click("#secret-box summary")
         if width(pg) > NARROW["width"]:
             wide[name] = width(pg)
         small = serious(pg)
