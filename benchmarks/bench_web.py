@@ -17,7 +17,18 @@ the ASGI app (no network):
 Goals (issue 9): a stroke <= 50 ms and a live update <= 10 ms of server time on 10,000
 strokes. Report with the machine's load (``uptime``): timings are medians.
 
-    python benchmarks/bench_web.py [--strokes N] [--repeat R] [--seed S] [--import-lines L]
+The other parts of the web's benchmark, each its own module beside this one and run from
+here in turn (``--part``; each also runs alone with its own options):
+
+- ``streams`` (``web_streams.py``): 250 and 1,000 open live streams against a real server:
+  the health check's median, the fan-out of one change, shutdown with the streams open;
+- ``writes`` (``web_writes.py``): 50 markers tapping at once against a real server:
+  strokes per second, p50/p99 latency, the server's CPU, every acknowledged stroke kept once;
+- ``pages`` (``web_pages.py``): a 10,000-stroke game's view and a 1,000-game player's page
+  (time and bytes), a 100,000-line import's first view.
+
+    python benchmarks/bench_web.py [--part long|streams|writes|pages|all] [--strokes N]
+                                   [--repeat R] [--seed S] [--import-lines L]
 """
 
 from __future__ import annotations
@@ -112,14 +123,44 @@ async def health_during_import(
     return statistics.median(alone) * 1000, during, took
 
 
+#: The parts run by ``--part all``, in this order.
+PARTS = ("long", "streams", "writes", "pages")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--part", choices=(*PARTS, "all"), default="all")
     parser.add_argument("--strokes", type=int, default=10_000)
     parser.add_argument("--repeat", type=int, default=30)
     parser.add_argument("--seed", type=int, default=9)
     parser.add_argument("--import-lines", type=int, default=record.MAX_LINES)
     args = parser.parse_args()
+    for part in PARTS if args.part == "all" else (args.part,):
+        print(f"\n== {part} (uptime: {uptime()})", flush=True)
+        if part == "long":
+            long_game(args)
+        elif part == "streams":
+            import web_streams
 
+            web_streams.main([])
+        elif part == "writes":
+            import web_writes
+
+            web_writes.main([])
+        else:
+            import web_pages
+
+            web_pages.main(["--strokes", str(args.strokes), "--seed", str(args.seed)])
+
+
+def uptime() -> str:
+    """The machine's load averages and cores, as ``uptime`` reports them."""
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.1f} {five:.1f} {fifteen:.1f} on {os.cpu_count()} cores"
+
+
+def long_game(args: argparse.Namespace) -> None:
+    """A stroke, an undo and a live update on a long game, against replaying it whole."""
     t0 = time.perf_counter()
     game = generate(args.strokes, args.seed)
     made = time.perf_counter() - t0
