@@ -585,7 +585,7 @@ WORDS: dict[str, str] = {
     "error.rate_limited": "Too many requests from this device: try again in {seconds} s.",
     "error.busy": "The server is busy with other imports: try again in {seconds} s.",
     "error.too_many_streams": "Too many live boards open on this device (at most {most}).",
-    "error.body_timeout": "The request stalled for {seconds} s: check the connection and try again.",
+    "error.body_timeout": "The request stalled for {seconds} s: check the connection, try again.",
     "error.cross_site": "Files are imported from this site's own pages only.",
     "error.broken": "The game's record cannot be replayed.",
     "error.name_empty": "{where}: a name cannot be empty.",
