@@ -6,8 +6,13 @@
 import { I, el, t, tn } from "./common.js";
 
 const VIEW_KEY = (id) => `onered.view.${id}`;
+/** The games whose views are kept, the latest first. */
+const VIEWS_KEY = "onered.views";
 /** The log lines kept with a view: the ones the marker's log shows. */
 const KEEP_LINES = 60;
+/** The games whose views are kept at most (a view is tens of kB: the storage is the
+ * outbox's first, whose taps must always fit). */
+const KEEP_GAMES = 8;
 
 /** Register the site's service worker so this page opens again without the server. A
  * browser without service workers, or one that refuses it (plain http to another machine
@@ -35,12 +40,32 @@ export function keepConfirmed(model) {
   const { progression, visits, ...rest } = view;
   const saved = Date.now();
   const kept = { saved, view: { ...rest, log_from: from, log_start: from, log: log.slice(from) } };
-  try {
-    localStorage.setItem(VIEW_KEY(model.id), JSON.stringify(kept));
-  } catch (e) {
-    return null; // the storage is full: the page works on, without an offline copy
+  const text = JSON.stringify(kept);
+  const ids = [model.id, ...keptGames().filter((x) => x !== model.id)];
+  for (const old of ids.splice(KEEP_GAMES)) localStorage.removeItem(VIEW_KEY(old));
+  for (const others of [ids, [model.id]]) {
+    // the storage full: the other games' views give way, then this one's (none is better
+    // than an old one taken for the last)
+    try {
+      localStorage.setItem(VIEWS_KEY, JSON.stringify(others));
+      localStorage.setItem(VIEW_KEY(model.id), text);
+      return saved;
+    } catch (e) {
+      for (const old of ids.slice(1)) localStorage.removeItem(VIEW_KEY(old));
+    }
   }
-  return saved;
+  localStorage.removeItem(VIEW_KEY(model.id));
+  return null;
+}
+
+/** The games whose views are kept (VIEWS_KEY), the latest first. */
+function keptGames() {
+  try {
+    const ids = JSON.parse(localStorage.getItem(VIEWS_KEY) || "[]");
+    return Array.isArray(ids) ? ids.filter((x) => typeof x === "string") : [];
+  } catch (e) {
+    return [];
+  }
 }
 
 /** Give ``model`` the view kept by keepConfirmed (its older log lines are holes: the pages
