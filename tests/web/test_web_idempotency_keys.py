@@ -88,11 +88,29 @@ def test_a_key_raced_by_two_servers_enters_one_change(
     assert second.body == first.body
 
 
+def test_a_matchs_next_game_sent_again_with_its_key_starts_one_game(api: Api) -> None:
+    made = api.new_match()
+    first = made["game"]
+    for _ in range(2):  # two reds: 6 points, game 1 won
+        assert api.mark(first["id"], first["token"], parts=["pot_red"]).status == 200
+    path, key = f"/api/matches/{made['id']}/next", {"Idempotency-Key": "next-1"}
+    once = api.post(path, json={"after": 1}, token=made["token"], headers=key)
+    assert once.status == 200, once.text
+    again = api.post(path, json={"after": 1}, token=made["token"], headers=key)  # answer lost
+    assert again.status == 200, again.text
+    assert again.headers.get("idempotent-replayed") == "true"
+    assert again.body == once.body  # the same game, with its secret
+    assert len(api.get(f"/api/matches/{made['id']}").body["games"]) == 2
+    plain = api.post(path, json={"after": 1}, token=made["token"])  # no key: judged afresh
+    assert plain.status == 409
+
+
 def test_every_change_a_page_sends_carries_a_key() -> None:
-    """The pages change a game only through the Outbox (a key per queued change) or
-    common.js's sendChange (a key per change, kept over its tries): no bare POST to a
-    game's routes but the marker's secret check (``/check`` changes nothing)."""
-    bare = re.compile(r'api\(\s*"POST",\s*`/api/games/\$\{[^}]+\}/([a-z/]+)`')
+    """The pages change a game (or start a match's next) only through the Outbox (a key
+    per queued change) or common.js's sendChange (a key per change, kept over its tries):
+    no bare POST to a game's or match's routes but the marker's secret check (``/check``
+    changes nothing)."""
+    bare = re.compile(r'api\(\s*"POST",\s*`/api/(?:games|matches)/\$\{[^}]+\}/([a-z/]+)`')
     found = {
         (path.name, route)
         for path in STATIC_DIR.glob("*.js")

@@ -1,4 +1,5 @@
-"""Exactly-once changes: the standard ``Idempotency-Key`` header on a game's changes.
+"""Exactly-once changes: the standard ``Idempotency-Key`` header on a game's changes (and
+on starting a match's next game).
 
 A page makes a key (a UUID) once for each tap or stroke it queues and sends it with every
 try. The first request with a key for a game is run as usual and its successful answer is
@@ -41,8 +42,9 @@ from onered.web.games import TOKEN_HEADER, Games
 from onered.web.store import CLAIM, ENTERED, Answered, Claim, Store
 
 HEADER = b"idempotency-key"
-#: The routes that change a game: ``POST /api/games/{id}/...``.
-_CHANGE = re.compile(r"^/api/games/([^/]+)/.+$")
+#: The routes that change a game, ``POST /api/games/{id}/...``, and a match's next game,
+#: ``POST /api/matches/{id}/next`` (its keys kept under ``match:{id}``).
+_CHANGE = re.compile(r"^/api/(?:games/([^/]+)/.+|matches/([^/]+)/next)$")
 #: The headers that say who asks (a game's secret, a seat's).
 SECRETS = tuple(h.lower().encode() for h in (TOKEN_HEADER, SEAT_HEADER))
 #: Longest key taken (a UUID is 36 characters).
@@ -89,7 +91,7 @@ class Idempotency:
         if len(key) > MAX_KEY:
             await _refuse(scope, send, "idempotency key longer than 200 characters", "invalid")
             return
-        game_id = match.group(1)
+        game_id = match.group(1) or f"match:{match.group(2)}"
         body = await _read(receive)
         secret = b"\0".join(headers.get(h, b"") for h in SECRETS)
         asked = fingerprint(scope["path"], body, secret)

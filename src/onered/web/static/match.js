@@ -1,5 +1,5 @@
 // A match: the score in games, the clock, each game's score and winner, the next game.
-import { api, el, fmtTime, gameIdFromPath, saveToken, setupPage, showError, t, tn } from "./common.js";
+import { api, el, fmtTime, gameIdFromPath, saveToken, sendChange, setupPage, showError, t, tn } from "./common.js";
 
 const id = gameIdFromPath();
 const $ = (x) => document.getElementById(x);
@@ -101,7 +101,7 @@ async function load() {
 async function startNext() {
   showError($("error"), null);
   try {
-    const made = await api("POST", `/api/matches/${encodeURIComponent(id)}/next`, { after: view.games.length }, localStorage.getItem(MATCH_KEY));
+    const made = await sendChange(`/api/matches/${encodeURIComponent(id)}/next`, { after: view.games.length }, localStorage.getItem(MATCH_KEY));
     saveToken(made.game.id, made.game.token);
     location.href = made.game.urls.mark;
   } catch (e) {
