@@ -297,3 +297,35 @@ def test_the_cue_ball_is_placed_in_the_d_by_keyboard(
     assert first["in"]["placed"][0] == pytest.approx(left[0], abs=1e-3)
     assert first["in"]["placed"][1] == pytest.approx(left[1] + 0.04, abs=1e-3)
     tab.close(allow_failed_loads=True)
+
+
+def test_long_names_wrap_on_a_phone(browser: Any, server: Server) -> None:
+    """Names as long as the form takes (40 letters, no space) make no page wider than a
+    360 px phone: they wrap."""
+    long = ("Константинопольский-Переяславский", "Verylongplayernamewithoutspaces12345678")
+    made = httpx.post(server.base + "/api/games", json={"players": list(long), "target": 100})
+    game = made.json()
+    for parts in (["no_score"], ["cannon"]):
+        mark(server, game["id"], game["token"], parts=parts)
+    match = httpx.post(
+        server.base + "/api/matches", json={"players": list(long), "best_of": 3, "target": 6}
+    ).json()
+    paths = [
+        f"/mark/{game['id']}#token={game['token']}",
+        f"/watch/{game['id']}",
+        f"/games/{game['id']}",
+        f"/board/{game['id']}",
+        f"/matches/{match['id']}",
+        f"/board/match/{match['id']}",
+        f"/players/{long[1]}",
+        "/",
+    ]
+    tab = Tab(browser, server.base, locale="ru-RU", viewport=NARROW)
+    wide = {}
+    for path in paths:
+        tab.open(path)
+        tab.page.wait_for_load_state("networkidle")
+        if width(tab.page) > NARROW["width"]:
+            wide[path] = width(tab.page)
+    assert wide == {}
+    tab.close()
