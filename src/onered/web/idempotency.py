@@ -44,7 +44,7 @@ from onered.web.store import CLAIM, ENTERED, Answered, Claim, Store
 HEADER = b"idempotency-key"
 #: The routes that change a game, ``POST /api/games/{id}/...``, and a match's next game,
 #: ``POST /api/matches/{id}/next`` (its keys kept under ``match:{id}``).
-_CHANGE = re.compile(r"^/api/(?:games/([^/]+)/.+|matches/([^/]+)/next)$")
+CHANGE = re.compile(r"^/api/(?:games/([^/]+)/.+|matches/([^/]+)/next)$")
 #: The headers that say who asks (a game's secret, a seat's).
 SECRETS = tuple(h.lower().encode() for h in (TOKEN_HEADER, SEAT_HEADER))
 #: Longest key taken (a UUID is 36 characters).
@@ -82,7 +82,7 @@ class Idempotency:
         if scope["type"] != "http" or scope["method"] != "POST":
             await self.app(scope, receive, send)
             return
-        match = _CHANGE.match(scope["path"])
+        match = CHANGE.match(scope["path"])
         headers = dict(scope["headers"])
         key = headers.get(HEADER, b"").decode("latin-1").strip()
         if match is None or not key:

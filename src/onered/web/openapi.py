@@ -19,7 +19,7 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 from pydantic import BaseModel
 
-from onered.web import errors
+from onered.web import errors, idempotency
 
 
 class ErrorBody(BaseModel):
@@ -52,6 +52,20 @@ MEDIA: Mapping[tuple[str, str], str] = {
     ("get", "/api/games/{game_id}/export.jsonl"): "application/x-ndjson",
     ("get", "/api/games/{game_id}/record.jsonl"): "application/x-ndjson",
     ("get", "/api/games/{game_id}/events"): "text/event-stream",
+}
+#: The header that makes a change safe to send again (``onered.web.idempotency``).
+IDEMPOTENCY_KEY: Mapping[str, Any] = {
+    "name": "Idempotency-Key",
+    "in": "header",
+    "required": False,
+    "description": "a key made once per change (a UUID): a repeat gets the first answer",
+    "schema": {"type": "string", "maxLength": idempotency.MAX_KEY},
+}
+#: Sent with a kept answer given again.
+REPLAYED: Mapping[str, Any] = {
+    "description": "true: the kept answer to an earlier request with this key",
+    "required": False,
+    "schema": {"type": "string", "enum": ["true"]},
 }
 #: A path naming a thing that may not exist: 404.
 _NAMED = re.compile(r"\{[^}]+\}")
@@ -91,6 +105,12 @@ def describe(schema: dict[str, Any]) -> dict[str, Any]:
     ref = {"$ref": "#/components/schemas/ErrorBody"}
     for path, operations in schema.get("paths", {}).items():
         for method, operation in operations.items():
+            if method == "post" and idempotency.CHANGE.match(
+                path.replace("{", "").replace("}", "")
+            ):
+                operation.setdefault("parameters", []).append(IDEMPOTENCY_KEY)
+                for answer in operation.get("responses", {}).values():
+                    answer.setdefault("headers", {})["Idempotent-Replayed"] = REPLAYED
             answers = operation.setdefault("responses", {})
             media = MEDIA.get((method, path))
             if media is not None:  # FastAPI says JSON for every route without a model
