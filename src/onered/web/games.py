@@ -286,8 +286,14 @@ def games_of(request: Request) -> Games:
     return found
 
 
+async def _games(request: Request) -> Games:
+    """:func:`games_of` as a route's dependency: an ``async`` one, looked up on the event
+    loop (a plain function would cost a worker thread's round trip on every request)."""
+    return games_of(request)
+
+
 #: The app's games, as a route's parameter.
-GamesDep = Annotated[Games, Depends(games_of)]
+GamesDep = Annotated[Games, Depends(_games)]
 
 
 def check_secret(store: Store, game_id: str, token: str | None, doing: str = "changing") -> None:
