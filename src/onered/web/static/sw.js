@@ -14,6 +14,7 @@ const ROUTES = SHELL.routes.map(([pattern, shell]) => [new RegExp(pattern), shel
 
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
+    await passBy(event);
     const cache = await caches.open(CACHE);
     await cache.addAll([...KEPT].map((url) => new Request(url, { cache: "reload" })));
     await self.skipWaiting();
@@ -28,6 +29,22 @@ self.addEventListener("activate", (event) => {
     await self.clients.claim();
   })());
 });
+
+/** Where the browser can (its static routing), the requests this worker never answers go
+ * straight to the network without waking it: every change (POST) and a game's or a match's
+ * data and live streams. Elsewhere they pass through the fetch handler untouched. */
+async function passBy(event) {
+  if (!event.addRoutes) return;
+  try {
+    const rules = [{ condition: { requestMethod: "POST" }, source: "network" }];
+    for (const pathname of ["/api/games/*", "/api/matches/*"]) {
+      rules.push({ condition: { urlPattern: new URLPattern({ pathname }) }, source: "network" });
+    }
+    await event.addRoutes(rules);
+  } catch (e) {
+    // another form of the API: the fetch handler lets them pass all the same
+  }
+}
 
 /** Where the cache keeps a same-origin GET's answer: a page's shell for a page's URL, the
  * URL itself for a kept file or datum; null for anything else (left to the network). */
