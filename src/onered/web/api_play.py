@@ -6,9 +6,11 @@ core's refusals rise to ``onered.web.errors``' one handler."""
 from __future__ import annotations
 
 import zlib
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter
+from fastapi.concurrency import run_in_threadpool
 
 from onered.game import Action
 from onered.game.session import Played, Ruled, Session
@@ -42,6 +44,15 @@ def _stored(games: Games, game_id: str, after: int | None, ruled: Ruled) -> dict
     return games.answer(*games.change(game_id, after, lambda s: s.keep(ruled))[:3])
 
 
+async def _changed(
+    games: Games, game_id: str, after: int | None, act: Callable[[Session], object]
+) -> dict[str, Any]:
+    """The answer to a change of the game by ``act``: the change is made in a worker thread
+    (it judges, then waits for its commit), its answer is serialised on the event loop (a
+    plain route would take a second worker-thread round trip for that)."""
+    return await run_in_threadpool(lambda: games.answer(*games.change(game_id, after, act)[:3]))
+
+
 @router.post("/api/games/{game_id}/check")
 def check(game_id: AuthorizedId) -> dict[str, Any]:
     """Whether the secret sent is this game's (403 if not): changes nothing."""
@@ -49,35 +60,35 @@ def check(game_id: AuthorizedId) -> dict[str, Any]:
 
 
 @router.post("/api/games/{game_id}/lines")
-def add_line(game_id: AuthorizedId, body: LineBody, games: GamesDep) -> dict[str, Any]:
+async def add_line(game_id: AuthorizedId, body: LineBody, games: GamesDep) -> dict[str, Any]:
     """Append a referee-protocol ``stroke`` or ``choice`` line (judged first)."""
-    return games.answer(*games.change(game_id, body.after, lambda s: s.enter(body.line))[:3])
+    return await _changed(games, game_id, body.after, lambda s: s.enter(body.line))
 
 
 @router.post("/api/games/{game_id}/mark")
-def mark(game_id: AuthorizedId, body: MarkBody, games: GamesDep) -> dict[str, Any]:
+async def mark(game_id: AuthorizedId, body: MarkBody, games: GamesDep) -> dict[str, Any]:
     """Append the stroke the marker tapped."""
     tapped = body.mark()
-    return games.answer(*games.change(game_id, body.after, lambda s: s.mark(tapped))[:3])
+    return await _changed(games, game_id, body.after, lambda s: s.mark(tapped))
 
 
 @router.post("/api/games/{game_id}/choice")
-def choice(game_id: AuthorizedId, body: ChoiceBody, games: GamesDep) -> dict[str, Any]:
+async def choice(game_id: AuthorizedId, body: ChoiceBody, games: GamesDep) -> dict[str, Any]:
     """The incoming player's foul option (2.12.3)."""
-    return games.answer(*games.change(game_id, body.after, lambda s: s.choose(body.option))[:3])
+    return await _changed(games, game_id, body.after, lambda s: s.choose(body.option))
 
 
 @router.post("/api/games/{game_id}/undo")
-def undo(game_id: AuthorizedId, body: AfterBody, games: GamesDep) -> dict[str, Any]:
+async def undo(game_id: AuthorizedId, body: AfterBody, games: GamesDep) -> dict[str, Any]:
     """Take back the last line (a stroke, or a foul option)."""
-    return games.answer(*games.change(game_id, body.after, lambda s: s.undo())[:3])
+    return await _changed(games, game_id, body.after, lambda s: s.undo())
 
 
 @router.post("/api/games/{game_id}/claim")
-def claim(game_id: AuthorizedId, body: ClaimBody, games: GamesDep) -> dict[str, Any]:
+async def claim(game_id: AuthorizedId, body: ClaimBody, games: GamesDep) -> dict[str, Any]:
     """A foul on the last stroke, claimed before the next stroke (2.12.4): the stroke is
     judged again with the foul."""
-    return games.answer(*games.change(game_id, body.after, lambda s: s.claim(body.fouls))[:3])
+    return await _changed(games, game_id, body.after, lambda s: s.claim(body.fouls))
 
 
 @router.post("/api/games/{game_id}/play")
