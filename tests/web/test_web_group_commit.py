@@ -24,7 +24,7 @@ from onered.web.commits import GroupCommit
 from onered.web.games import Games
 from onered.web.store import ConflictError, Mode, Store, StoreError
 from onered.web.view import summary_json
-from web_support import P1, P2, Server
+from web_support import P1, P2, Api, Server
 
 SCHEMA = """
 CREATE TABLE parent (id INTEGER PRIMARY KEY);
@@ -275,6 +275,43 @@ def test_an_edit_pops_and_pushes_as_one_change(tmp_path: Path) -> None:
     row = store.game(game_id)
     assert row is not None
     assert (row.revision, row.changed_from) == (2, 1)
+
+
+# --- the secret's check, from memory once shown ---------------------------------------------
+
+
+def test_a_secret_shown_once_is_checked_from_memory_and_still_refuses_others(
+    api: Api, tmp_path: Path
+) -> None:
+    game, token = api.new_mark()
+    assert api.mark(game, token, parts=["no_score"], after=1).status == 200  # shown: kept
+    games: Games = api.app.state.games
+    assert games.secret_known(game, token)
+    assert not games.secret_known(game, token + "x")
+    assert api.mark(game, token + "x", parts=["no_score"], after=2).status == 403
+    assert api.mark(game, "", parts=["no_score"], after=2).status == 401
+    assert api.mark(game, token, parts=["no_score"], after=2).status == 200
+
+
+def test_a_game_deleted_elsewhere_is_not_found_though_its_secret_is_known(
+    api: Api, tmp_path: Path
+) -> None:
+    game, token = api.new_mark()
+    assert api.mark(game, token, parts=["no_score"], after=1).status == 200
+    other = Store(tmp_path / "data")  # another process deletes it
+    assert other.delete(game)
+    other.close()
+    r = api.mark(game, token, parts=["no_score"], after=2)
+    assert r.status == 404, r.text
+    assert r.body["code"] == "no_game"
+
+
+def test_a_deleted_game_forgets_its_secret(api: Api) -> None:
+    game, token = api.new_mark()
+    assert api.mark(game, token, parts=["no_score"], after=1).status == 200
+    assert api.request("DELETE", f"/api/games/{game}", token=token).status in (200, 204)
+    assert not api.app.state.games.secret_known(game, token)
+    assert api.mark(game, token, parts=["no_score"], after=2).status == 404
 
 
 # --- kill -9 ------------------------------------------------------------------------------

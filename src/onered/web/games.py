@@ -14,6 +14,7 @@ check the secret with :data:`AuthorizedId`.
 
 from __future__ import annotations
 
+import hmac
 import threading
 import weakref
 from collections import OrderedDict
@@ -21,13 +22,14 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Header, Request
+from fastapi.concurrency import run_in_threadpool
 
 from onered.game.record import RecordError, dumps
 from onered.game.session import Ruled, Session
 from onered.web.errors import ApiError, not_found
 from onered.web.figures import Fold
 from onered.web.notify import Hub
-from onered.web.store import GameRow, Mode, Store
+from onered.web.store import GameRow, Mode, Store, hash_token
 from onered.web.view import chart_json, game_json, log_page_json, summary_json
 
 TOKEN_HEADER = "X-Game-Token"
@@ -35,6 +37,8 @@ TOKEN_HEADER = "X-Game-Token"
 #: together (a long game takes its room: the least recently used are dropped first).
 CACHE_SIZE = 64
 CACHE_LINES = 400_000
+#: Games whose secret's hash is kept once shown (a change's check then reads nothing).
+SECRETS_KEPT = 4096
 
 T = TypeVar("T")
 
@@ -79,6 +83,9 @@ class Games:
             weakref.WeakValueDictionary()
         )
         self._changing_lock = threading.Lock()
+        #: The hashes of the secrets shown lately, by game (:meth:`secret_known`).
+        self._secrets: OrderedDict[str, str] = OrderedDict()
+        self._secrets_lock = threading.Lock()
         #: Told of every change stored here (and every deletion): the live streams wait on it.
         self.hub = Hub(store)
         #: The players' figures of each session kept, folded line by line (onered.web.figures).
@@ -112,8 +119,27 @@ class Games:
         with self.lock:
             self._cache.pop(game_id, None)
 
+    def secret_known(self, game_id: str, token: str) -> bool:
+        """Whether ``token`` is the secret of ``game_id`` as shown before (compared in
+        constant time; reads nothing: ``False`` only means "not known here")."""
+        with self._secrets_lock:
+            known = self._secrets.get(game_id)
+        return known is not None and hmac.compare_digest(known, hash_token(token))
+
+    def secret_shown(self, game_id: str, token: str) -> None:
+        """``token`` was checked as ``game_id``'s secret: keep its hash (the least recently
+        shown make room). A game deleted meanwhile by another process is still found gone
+        by the change itself."""
+        with self._secrets_lock:
+            self._secrets[game_id] = hash_token(token)
+            self._secrets.move_to_end(game_id)
+            while len(self._secrets) > SECRETS_KEPT:
+                self._secrets.popitem(last=False)
+
     def deleted(self, game_id: str) -> None:
         """The game was deleted: its session is dropped and its live streams end."""
+        with self._secrets_lock:
+            self._secrets.pop(game_id, None)
         self.forget(game_id)
         self.hub.changed(game_id, None)
 
@@ -313,11 +339,18 @@ def check_secret(store: Store, game_id: str, token: str | None, doing: str = "ch
         )
 
 
-def _authorize(
+async def _authorize(
     request: Request, game_id: str, x_game_token: Annotated[str | None, Header()] = None
 ) -> str:
-    """The game id, once the request has shown the game's secret."""
-    check_secret(request.app.state.store, game_id, x_game_token)
+    """The game id, once the request has shown the game's secret: checked against the store
+    in a worker thread the first time, then from the hash kept (no thread, no read: a
+    marker's every tap shows the same secret)."""
+    games: Games = request.app.state.games
+    if x_game_token and games.secret_known(game_id, x_game_token):
+        return game_id
+    await run_in_threadpool(check_secret, request.app.state.store, game_id, x_game_token)
+    if x_game_token:
+        games.secret_shown(game_id, x_game_token)
     return game_id
 
 
