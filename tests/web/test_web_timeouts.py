@@ -187,3 +187,13 @@ def test_the_limits_flags_set_the_limits_and_name_a_bad_one(
 def test_the_connection_cap_stays_below_the_open_files() -> None:
     assert serving.concurrency(Limits(max_connections=4096), 1024) == 1024 - serving.RESERVED_FILES
     assert serving.concurrency(Limits(max_connections=100), 1_000_000) == 100
+
+
+def test_the_streams_cap_and_the_shutdown_bound_come_from_their_flags() -> None:
+    args = build_parser().parse_args(
+        ["serve", "--streams-per-client", "4", "--shutdown-timeout", "2"]
+    )
+    limits = serve_cli.limits_of(args)
+    assert (limits.streams_per_client, limits.shutdown_timeout) == (4, 2)
+    config = serving.config(object(), "127.0.0.1", free_port(), limits)
+    assert config.timeout_graceful_shutdown == 2

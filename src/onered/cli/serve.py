@@ -58,6 +58,8 @@ LIMIT_FLAGS = (
     ("--creations-per-minute", "creations_per_minute", float, "games made per client a minute"),
     ("--imports-per-minute", "imports_per_minute", float, "imports per client a minute"),
     ("--concurrent-imports", "concurrent_imports", int, "imports judged at once (then 503)"),
+    ("--streams-per-client", "streams_per_client", int, "live streams per client (then 429)"),
+    ("--shutdown-timeout", "shutdown_timeout", int, "seconds running requests get at a stop"),
 )
 
 

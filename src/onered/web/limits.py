@@ -62,6 +62,10 @@ class Limits:
     max_connections: int = 4096
     #: connections waiting to be accepted (the listening socket's backlog)
     backlog: int = 2048
+    #: seconds the server waits, once told to stop, for requests still running before it
+    #: cancels them (uvicorn's ``timeout_graceful_shutdown``): live streams end at once,
+    #: so this only bounds a stop under heavy load or with thousands of connections
+    shutdown_timeout: int = 1
 
     def __post_init__(self) -> None:
         """Refuse a limit out of range, naming it (``onered serve`` names its flag)."""
@@ -71,7 +75,7 @@ class Limits:
         if not self.body_timeout > 0:
             raise ValueError(f"body_timeout: must be positive, got {self.body_timeout}")
         counts = ("concurrent_imports", "busy_retry_after", "streams_per_client")
-        for name in (*counts, "max_connections", "backlog"):
+        for name in (*counts, "shutdown_timeout", "max_connections", "backlog"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name}: must be at least 1, got {getattr(self, name)}")
 

@@ -120,7 +120,7 @@ def concurrency(limits: Limits, open_files: int) -> int:
 
 def config(app: Any, host: str, port: int, limits: Limits) -> uvicorn.Config:
     """uvicorn's configuration for ``app`` with :class:`Limits`' header timeout, connection
-    cap and backlog (the open-files limit raised first)."""
+    cap, backlog and shutdown bound (the open-files limit raised first)."""
     return uvicorn.Config(
         app,
         host=host,
@@ -129,4 +129,5 @@ def config(app: Any, host: str, port: int, limits: Limits) -> uvicorn.Config:
         http=protocol(limits.header_timeout),
         limit_concurrency=concurrency(limits, raise_open_files()),
         backlog=limits.backlog,
+        timeout_graceful_shutdown=limits.shutdown_timeout,
     )
