@@ -135,7 +135,8 @@ export async function api(method, path, body, token, key = null) {
     data = null;
   }
   if (!response.ok) {
-    const message = (data && data.error) || `${response.status} ${response.statusText}`;
+    // the server's words in the page's language (it read Accept-Language); English if none
+    const message = (data && (data.message || data.error)) || `${response.status} ${response.statusText}`;
     const code = (data && data.code) || (response.status >= 500 ? "server" : null);
     throw new ApiError(response.status, message, code, (data && data.params) || null);
   }
@@ -892,7 +893,8 @@ export function errorText(error) {
   return String((error && error.message) || error);
 }
 
-/** Show an error (null: hide the box); the server's own message follows a translated one. */
+/** Show an error (null: hide the box); the server's own words (in the page's language) follow the
+ * catalogue's when they say more. */
 export function showError(box, error) {
   if (!box) return;
   box.replaceChildren();
