@@ -275,6 +275,7 @@ def test_an_edit_pops_and_pushes_as_one_change(tmp_path: Path) -> None:
     row = store.game(game_id)
     assert row is not None
     assert (row.revision, row.changed_from) == (2, 1)
+    assert edit.row == row  # the row as the change left it, read in its group
 
 
 # --- the secret's check, from memory once shown ---------------------------------------------

@@ -260,7 +260,7 @@ class Games:
                 raise not_found(game_id) from None
             self.keep(game_id, revision, session)
             self.hub.changed(game_id, revision)  # its live streams send the change
-            return self.row(game_id), session, changed, result
+            return edit.row or self.row(game_id), session, changed, result
 
     def changed_view(
         self,

@@ -284,6 +284,8 @@ class Edit:
         self._figures: Mapping[str, object] | None = None
         #: The lowest line number this edit changed (the number of lines if none).
         self.changed_from = count
+        #: The game's row as the change left it (once the change is stored).
+        self.row: GameRow | None = None
 
     @property
     def lines(self) -> tuple[str, ...]:
@@ -364,6 +366,10 @@ class Edit:
                 )
             except sqlite3.IntegrityError:
                 raise ConflictError(self._prepared, self.count) from None
+        # read here, in the group: read after it, the row would wait for the next group
+        self.row = _row(
+            conn.execute("SELECT * FROM games WHERE id = ?", (self.game_id,)).fetchone()
+        )
 
     def _finish(self) -> None:
         self._conn.execute(
