@@ -121,6 +121,31 @@ def test_the_board_returns_to_live_updates_after_an_outage(browser: Any, server:
     tv.close(allow_failed_loads=True)
 
 
+@pytest.mark.parametrize(
+    ("device", "viewport"),
+    [("phone", {"width": 390, "height": 844}), ("tablet", {"width": 1180, "height": 820})],
+)
+def test_a_match_board_on_a_phone_and_a_tablet_shows_the_match_without_overflow(
+    browser: Any, server: Server, device: str, viewport: dict[str, int]
+) -> None:
+    """A player following the match's board on a phone, or the club's tablet: the games won
+    and the handicap shown, the score moving live, nothing wider than the screen."""
+    made = new_match(server)
+    game = made["game"]
+    tab = Tab(browser, server.base, viewport=viewport)
+    pg = tab.open(f"/board/match/{made['id']}")
+    pg.wait_for_selector('body[data-follow="events"]')
+    assert side(tab, 1, ".board-handicap") == "handicap +3"
+    assert side(tab, 0, ".board-wins") == "0"
+    mark(server, game["id"], game["token"], parts=["pot_red"])
+    tab.wait_version(2)
+    assert side(tab, 0, ".board-score") == "3"
+    width = pg.evaluate("document.documentElement.scrollWidth")
+    assert width <= viewport["width"], f"the board is {width} px wide on a {device}"
+    tab.picture(f"web-board-{device}")
+    tab.close()
+
+
 def test_the_room_shows_every_table_in_play(browser: Any, server: Server) -> None:
     made = new_match(server)
     game = made["game"]
