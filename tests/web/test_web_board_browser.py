@@ -44,7 +44,7 @@ def side(tv: Tab, n: int, part: str) -> str:
 def test_one_board_follows_a_best_of_three_from_game_to_game(browser: Any, server: Server) -> None:
     made = new_match(server)
     first = made["game"]
-    tv = Tab(browser, server.base, viewport=TV)
+    tv = Tab(browser, server.base, viewport=TV, speech=True)
     loads: list[str] = []
     pg = tv.open(f"/board/{first['id']}")
     pg.on("load", lambda _: loads.append(pg.url))
@@ -81,6 +81,7 @@ def test_one_board_follows_a_best_of_three_from_game_to_game(browser: Any, serve
     assert side(tv, 0, ".board-wins") == "1"
     assert side(tv, 1, ".board-wins") == "0"
     assert "Game 2 of the match" in tv.text("#target")
+    assert tv.said()[-1] == f"Game 2 of the match. {P2} to play"  # the room hears it move on
     pg.wait_for_selector('body[data-follow="events"]')
     mark(server, second["id"], second["token"], parts=["pot_red"])  # Petrov 6: his game
     pg.wait_for_selector('.board-player[data-player="1"] .board-wins:text-is("1")')

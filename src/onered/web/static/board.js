@@ -122,8 +122,17 @@ async function refreshMatch() {
   if (over && !(match && match.over)) matchTimer = setTimeout(refreshMatch, MATCH_POLL_MS);
 }
 
+/** The next game of the match said aloud: "Game 2 of the match. Petrov to play". */
+function announceGame(view) {
+  const s = view.state;
+  const parts = [t("board.game_no", { n: view.settings.match.number + 1 })];
+  if (s.to_play) parts.push(t("common.to_play", { name: who(s.to_play) }));
+  speaker.say(parts.join(". "));
+}
+
 /** Show game `gameId` and follow it live (the game before, if any, is let go). */
 async function show(gameId) {
+  const movedOn = model !== null && model.id !== gameId;
   if (live) live.stop();
   live = null;
   model = new GameModel(gameId);
@@ -136,6 +145,7 @@ async function show(gameId) {
   if (!byMatch && gameId !== gameIdFromPath()) history.replaceState(null, "", `/board/${encodeURIComponent(gameId)}`);
   const of = model.view.settings.match;
   if (of && !matchId) matchId = of.id;
+  if (movedOn && of) announceGame(model.view); // the room hears the board move on
   heard = model.log.length;
   const mine = model;
   live = follow(model, {
