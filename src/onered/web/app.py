@@ -18,7 +18,6 @@ import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import Response
@@ -116,8 +115,8 @@ class SecurityHeaders:
             raise
 
 
-async def _limit_body(request: Request, call_next: Any) -> Response:
-    """Refuse a body larger than the route accepts before reading it."""
+def _body_refusal(request: Request) -> Response | None:
+    """The refusal of a body larger than the route accepts, before it is read (411, 413)."""
     length = request.headers.get("content-length")
     is_import = request.url.path == "/api/import"
     limit = MAX_IMPORT_BYTES if is_import else MAX_BODY_BYTES
@@ -135,8 +134,7 @@ async def _limit_body(request: Request, call_next: Any) -> Response:
             "too_large",
             {"max": limit},
         ).response()
-    response: Response = await call_next(request)
-    return response
+    return None
 
 
 #: The routes that make a game, each with its rate limiter's name in ``app.state``.
@@ -147,8 +145,8 @@ RATED = {
 }
 
 
-async def _limit_rate(request: Request, call_next: Any) -> Response:
-    """Refuse a client who makes games faster than :class:`Limits` allows (429)."""
+def _rate_refusal(request: Request) -> Response | None:
+    """The refusal of a client who makes games faster than :class:`Limits` allows (429)."""
     rated = RATED.get((request.method, request.url.path))
     if rated is not None:
         limiter: RateLimiter = getattr(request.app.state, rated[0])
@@ -156,8 +154,30 @@ async def _limit_rate(request: Request, call_next: Any) -> Response:
             limiter.check(client_of(request.client.host if request.client else None), rated[1])
         except RateLimitedError as exc:
             return errors.answer(request, exc)
-    response: Response = await call_next(request)
-    return response
+    return None
+
+
+class Guards:
+    """ASGI middleware refusing a request before the app reads it: games made faster than
+    the limits allow (:func:`_rate_refusal`), then a body larger than the route accepts
+    (:func:`_body_refusal`). A plain ASGI middleware: Starlette's function middleware
+    (``app.middleware("http")``) runs the app in a task of its own and streams its answer
+    back through a queue, about 0.3 ms of CPU on every request each (with the two it
+    replaces, 50 markers tapping got 420-440 strokes a second, 560-610 without)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            request = Request(scope, receive)
+            refusal = _rate_refusal(request)
+            if refusal is None:
+                refusal = _body_refusal(request)
+            if refusal is not None:
+                await refusal(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 def create_app(
@@ -191,8 +211,7 @@ def create_app(
     app.state.import_gate = Gate(limits.concurrent_imports, "imports", limits.busy_retry_after)
     errors.install(app)
     idempotency.install(app)  # a repeated Idempotency-Key gets the kept answer
-    app.middleware("http")(_limit_body)
-    app.middleware("http")(_limit_rate)  # games made per client (onered.web.limits)
+    app.add_middleware(Guards)  # games made per client (onered.web.limits), bodies' sizes
     app.add_middleware(BodyTimeout, seconds=limits.body_timeout)  # a stalled body: 408
     app.add_middleware(SecurityHeaders)  # added last: around every other middleware
     app.include_router(pages.router)  # the HTML pages (onered.web.pages)
