@@ -37,7 +37,6 @@ import argparse
 import asyncio
 import json
 import os
-import random
 import statistics
 import tempfile
 import time
@@ -46,43 +45,15 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from marked_games import generate
 
 from onered.game import record
-from onered.game.marking import Hit, Mark, Part
-from onered.game.session import Session, SessionError
-from onered.rules import FoulCode, Match, Option
+from onered.game.session import Session
 from onered.web.api_live import event
 from onered.web.app import create_app
 from onered.web.games import Games
 from onered.web.store import Mode
 from onered.web.view import game_json, summary_json
-
-TAPS: tuple[Mark, ...] = (
-    Mark(parts=frozenset({Part.NO_SCORE})),
-    Mark(parts=frozenset({Part.CANNON})),
-    Mark(parts=frozenset({Part.POT_RED})),
-    Mark(parts=frozenset({Part.IN_OFF_RED})),
-    Mark(parts=frozenset({Part.CANNON, Part.POT_RED})),
-    Mark(parts=frozenset({Part.POT_OPPONENT})),
-    Mark(parts=frozenset({Part.MISS})),
-    Mark(fouls=frozenset({FoulCode.PUSH}), first_hit=Hit.RED),
-)
-
-
-def generate(strokes: int, seed: int) -> Session:
-    """A marked game of ``strokes`` strokes, judged as it is made."""
-    rng = random.Random(seed)
-    game = Session.new(Match(target=100_000, players=("Ivanov", "Petrov")))
-    weights = [30, 20, 15, 5, 5, 10, 10, 5]
-    while game.state.stroke_no < strokes:
-        if game.state.choice_pending:
-            game.choose(rng.choice((Option.AS_THEY_LIE, Option.FROM_D)))
-            continue
-        try:
-            game.mark(rng.choices(TAPS, weights)[0])
-        except SessionError:
-            continue  # a tap impossible in this position (say, a ball off the table)
-    return game
 
 
 def median_ms(run: Callable[[], Any], repeat: int) -> float:

@@ -30,10 +30,10 @@ import time
 from pathlib import Path
 
 import httpx
+from marked_games import generate, tapped
 
 from onered.game import record
-from onered.game.session import Session, SessionError
-from onered.rules import Match, Option
+from onered.game.session import Session
 from onered.web.app import create_app
 from onered.web.games import Games
 from onered.web.store import Mode
@@ -44,22 +44,11 @@ PLAYER = "Ivanov"
 
 def opponents_games(count: int, strokes: int, seed: int) -> list[Session]:
     """``count`` different games of about ``strokes`` strokes between PLAYER and others."""
-    from bench_web import TAPS  # here: bench_web runs this module's main
-
     rng = random.Random(seed)
     out = []
     for k in range(count):
         players = (PLAYER, f"Opponent {k}") if k % 2 else (f"Opponent {k}", PLAYER)
-        game = Session.new(Match(target=100, players=players))
-        while game.state.stroke_no < strokes and not game.over:
-            if game.state.choice_pending:
-                game.choose(rng.choice((Option.AS_THEY_LIE, Option.FROM_D)))
-                continue
-            try:
-                game.mark(rng.choice(TAPS))
-            except SessionError:
-                continue
-        out.append(game)
+        out.append(tapped(players, strokes, rng, target=100))
     return out
 
 
@@ -95,7 +84,6 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=9)
     parser.add_argument("--import-lines", type=int, default=record.MAX_LINES)
     args = parser.parse_args(argv)
-    from bench_web import generate  # here: bench_web runs this module's main
 
     load = os.getloadavg()
     print(
