@@ -214,10 +214,12 @@ def create_app(
     app.add_middleware(Guards)  # games made per client (onered.web.limits), bodies' sizes
     app.add_middleware(BodyTimeout, seconds=limits.body_timeout)  # a stalled body: 408
     app.add_middleware(SecurityHeaders)  # added last: around every other middleware
+    # changing a game (onered.web.api_play) first: a request tries the routes in order, and
+    # a marker's tap is the most frequent request (no path of another router overlaps these)
+    app.include_router(api_play.router)
     app.include_router(pages.router)  # the HTML pages (onered.web.pages)
     app.include_router(offline.router)  # the service worker, the pages' shells (web.offline)
     app.include_router(api_games.router)  # reading, creating, importing (onered.web.api_games)
-    app.include_router(api_play.router)  # changing a game (onered.web.api_play)
     api_live.install(app, limits)  # changes pushed, streams capped (onered.web.api_live)
     app.include_router(coach.router)  # the coach page and /api/advise (onered.web.coach)
     api_club.install(app)  # the TV board, seats, take-back, aim check (onered.web.api_club)
