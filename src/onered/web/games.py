@@ -73,7 +73,10 @@ class Games:
     def __init__(self, store: Store, cache_size: int = CACHE_SIZE) -> None:
         self.store = store
         self.cache_size = cache_size
-        self._cache: OrderedDict[str, tuple[int, Session]] = OrderedDict()
+        #: Each game's revision, session and its number of lines when kept (a kept session
+        #: is changed only once taken out: :meth:`change`), and their lines together.
+        self._cache: OrderedDict[str, tuple[int, Session, int]] = OrderedDict()
+        self._lines = 0
         #: Held while a session is changed or read for a view (changes are quick: the slow
         #: part of a played stroke, the simulation, is done before, outside it).
         self.lock = threading.RLock()
@@ -100,14 +103,14 @@ class Games:
     def keep(self, game_id: str, revision: int, session: Session) -> None:
         """Keep a game's session at ``revision`` (the least recently used ones make room)."""
         with self.lock:
-            self._cache[game_id] = (revision, session)
-            self._cache.move_to_end(game_id)
-            lines = sum(len(s) for _, s in self._cache.values())
+            self._take(game_id)
+            self._cache[game_id] = (revision, session, len(session))
+            self._lines += len(session)
             while len(self._cache) > 1 and (
-                len(self._cache) > self.cache_size or lines > CACHE_LINES
+                len(self._cache) > self.cache_size or self._lines > CACHE_LINES
             ):
-                _, (_, dropped) = self._cache.popitem(last=False)
-                lines -= len(dropped)
+                _, (_, _, dropped) = self._cache.popitem(last=False)
+                self._lines -= dropped
 
     def revision(self, game_id: str) -> int | None:
         """The revision of a game whose session this process holds (``None``: not held)."""
@@ -117,7 +120,13 @@ class Games:
     def forget(self, game_id: str) -> None:
         """Drop a game's cached session (it is read again on next use)."""
         with self.lock:
-            self._cache.pop(game_id, None)
+            self._take(game_id)
+
+    def _take(self, game_id: str) -> None:
+        """Drop a game's cached session, if held (under :attr:`lock`)."""
+        hit = self._cache.pop(game_id, None)
+        if hit is not None:
+            self._lines -= hit[2]
 
     def secret_known(self, game_id: str, token: str) -> bool:
         """Whether ``token`` is the secret of ``game_id`` as shown before (compared in
@@ -243,7 +252,7 @@ class Games:
                     session = self._cached(game_id, edit.revision)
                     if session is None or len(session) != edit.count:
                         session = self._read(game_id, edit.lines)
-                    self._cache.pop(game_id, None)  # changed below; kept again once stored
+                    self._take(game_id)  # changed below; kept again once stored
                     session.reset_low_water()
                     result = act(session)
                     # the lines the change kept are still stored; the rest is replaced
