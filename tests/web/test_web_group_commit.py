@@ -168,6 +168,134 @@ def test_any_interleaving_stores_exactly_the_acknowledged_writes(
     assert db.commits.writes == sum(len(ws) for ws in plan)
 
 
+class Settled:
+    """The outcomes of writes handed over without waiting (``GroupCommit.add``), by name."""
+
+    def __init__(self) -> None:
+        self.outcomes: dict[str, BaseException | None] = {}
+        self.event = threading.Event()
+
+    def __call__(self, name: str) -> Callable[[BaseException | None], None]:
+        def settled(error: BaseException | None) -> None:
+            self.outcomes[name] = error
+            self.event.set()
+
+        return settled
+
+
+def test_a_write_added_while_idle_waits_for_a_flush(tmp_path: Path) -> None:
+    db = Db(tmp_path / "t.sqlite3")
+    settled = Settled()
+    assert db.commits.add(insert(0, 0), settled("a")) is True  # nobody commits: flush
+    assert db.items() == set()
+    assert settled.outcomes == {}
+    db.commits.flush()
+    assert settled.outcomes == {"a": None}
+    assert db.items() == {(0, 0)}
+    db.commits.flush()  # nothing queued: nothing done
+    assert db.commits.groups == 1
+
+
+def test_a_write_added_during_a_group_goes_with_the_next_one(tmp_path: Path) -> None:
+    db = Db(tmp_path / "t.sqlite3")
+    settled = Settled()
+    release = threading.Event()
+
+    def first(conn: sqlite3.Connection) -> int:
+        release.wait(30)
+        return -1
+
+    leader = threading.Thread(target=db.commits.run, args=(first,))
+    leader.start()
+    while not db.commits.leading():
+        time.sleep(0.001)
+    assert db.commits.add(insert(0, 0), settled("kept")) is False  # the leader sees to it
+    assert db.commits.add(insert(1, 0, fail=True), settled("refused")) is False
+    db.commits.flush()  # a group is being committed: leaves the queue to it
+    assert settled.outcomes == {}
+    release.set()
+    leader.join(30)
+    assert set(settled.outcomes) == {"kept", "refused"}
+    assert settled.outcomes["kept"] is None
+    assert isinstance(settled.outcomes["refused"], ValueError)
+    assert db.items() == {(0, 0)}
+    assert (db.commits.groups, db.commits.writes) == (2, 3)  # the leader led the next group
+
+
+def test_writes_added_and_waited_for_are_committed_together(tmp_path: Path) -> None:
+    db = Db(tmp_path / "t.sqlite3")
+    settled = Settled()
+    release = threading.Event()
+
+    def first(conn: sqlite3.Connection) -> int:
+        release.wait(30)
+        return -1
+
+    leader = threading.Thread(target=db.commits.run, args=(first,))
+    leader.start()
+    while not db.commits.leading():
+        time.sleep(0.001)
+    db.commits.add(insert(0, 0), settled("kept"))
+    waiting = threading.Thread(target=db.commits.run, args=(insert(1, 0),))
+    waiting.start()
+    while db.commits.queued() < 2:
+        time.sleep(0.001)
+    release.set()
+    for t in (leader, waiting):
+        t.join(30)
+    assert settled.outcomes == {"kept": None}
+    assert db.items() == {(0, 0), (1, 0)}
+    assert (db.commits.groups, db.commits.writes) == (2, 3)
+
+
+@settings(max_examples=25)
+@given(
+    plan=st.lists(
+        st.lists(st.tuples(st.booleans(), st.booleans()), min_size=1, max_size=6),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_writes_waited_for_or_not_are_stored_exactly_when_acknowledged(
+    tmp_path_factory: pytest.TempPathFactory, plan: list[list[tuple[bool, bool]]]
+) -> None:
+    """Per writer, writes (waited for?, failing?): those not waited for are flushed when no
+    group was being committed; every write is settled once, stored iff acknowledged."""
+    db = Db(tmp_path_factory.mktemp("g") / "t.sqlite3")
+    settled = Settled()
+    acknowledged: set[tuple[int, int]] = set()
+    guard = threading.Lock()
+
+    def writer(w: int) -> None:
+        for n, (waited, fail) in enumerate(plan[w]):
+            if waited:
+                try:
+                    db.commits.run(insert(w, n, fail))
+                except ValueError:
+                    continue
+                with guard:
+                    acknowledged.add((w, n))
+            elif db.commits.add(insert(w, n, fail), settled(f"{w}/{n}")):
+                db.commits.flush()
+
+    threads = [threading.Thread(target=writer, args=(w,)) for w in range(len(plan))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    added = {f"{w}/{n}" for w, ws in enumerate(plan) for n, (wait, _) in enumerate(ws) if not wait}
+    deadline = time.monotonic() + 30
+    while set(settled.outcomes) != added and time.monotonic() < deadline:
+        time.sleep(0.001)
+    assert set(settled.outcomes) == added
+    for name, error in settled.outcomes.items():
+        if error is None:
+            w, n = name.split("/")
+            acknowledged.add((int(w), int(n)))
+    assert db.items() == acknowledged
+    assert db.commits.writes == sum(len(ws) for ws in plan)
+
+
 # --- the store and the games ------------------------------------------------------------
 
 #: Taps legal in every position they come to, taken in this order round and round.

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -142,6 +143,14 @@ def test_a_key_survives_a_restart(tmp_path: Path) -> None:
         app.state.store.close()
 
 
+def _not_kept(
+    store: Store, game_id: str, key: str, answered: object, settled: Callable[..., None]
+) -> bool:
+    """``Store.keep_answer_soon`` of a server stopped before it kept the answer."""
+    settled(None)
+    return False
+
+
 def test_a_change_stored_whose_answer_was_not_kept_is_not_entered_again(
     api: Api, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -150,7 +159,7 @@ def test_a_change_stored_whose_answer_was_not_kept_is_not_entered_again(
     game, token = api.new_mark()
     key = _key()
     with monkeypatch.context() as m:
-        m.setattr(Store, "keep_answer", lambda *a: None)  # stopped before the answer is kept
+        m.setattr(Store, "keep_answer_soon", _not_kept)  # stopped before the answer is kept
         assert _send(api, game, token, {"parts": ["pot_red"], "after": 1}, key).status == 200
     again = _send(api, game, token, {"parts": ["pot_red"], "after": 1}, key)
     assert again.status == 200

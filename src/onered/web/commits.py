@@ -16,6 +16,14 @@ that raises is rolled back to its savepoint and its error goes to its own writer
 group's other writes are kept. A commit that fails fails every write of its group (none
 was acknowledged). Writes run in the leader's thread: they must not rely on the caller's
 context variables or locks (read those before handing the write over).
+
+A write nobody waits for in a thread (an idempotency key's answer, kept after the answer
+was sent) is handed over with :meth:`GroupCommit.add`: it goes in the next group and its
+``settled`` is called once that group is committed (an event loop's future can be resolved
+from it), so it costs no worker thread while other writes are being committed; only when
+nothing is, the caller starts a group with :meth:`GroupCommit.flush` (in a thread). A
+leader whose group is done leads the next one too while the queue holds only such writes
+(nobody else would).
 """
 
 from __future__ import annotations
@@ -31,10 +39,16 @@ T = TypeVar("T")
 class _Write(Generic[T]):
     """A write waiting in the queue, and then its outcome."""
 
-    __slots__ = ("done", "error", "result", "work")
+    __slots__ = ("done", "error", "result", "settled", "work")
 
-    def __init__(self, work: Callable[[sqlite3.Connection], T]) -> None:
+    def __init__(
+        self,
+        work: Callable[[sqlite3.Connection], T],
+        settled: Callable[[BaseException | None], None] | None = None,
+    ) -> None:
         self.work = work
+        #: Called with the write's error (``None``: committed) when no thread waits for it.
+        self.settled = settled
         self.done = False
         self.result: T | None = None
         self.error: BaseException | None = None
@@ -90,16 +104,53 @@ class GroupCommit:
             if write.done:
                 return write.outcome()
             self._leading = True
-            batch, self._queue = self._queue, []
-        try:
-            self._commit(batch)
-        finally:
-            with self._cond:
-                for done in batch:
-                    done.done = True
-                self._leading = False
-                self._cond.notify_all()  # the writers answered, and one to lead the next group
+        self._lead()
         return write.outcome()
+
+    def add(
+        self,
+        work: Callable[[sqlite3.Connection], object],
+        settled: Callable[[BaseException | None], None],
+    ) -> bool:
+        """Queue ``work`` for the next group without waiting for it; ``settled`` is called
+        (in the committing thread) with its error, ``None`` once it is committed. Returns
+        whether no group is being committed: the caller must then :meth:`flush` (in a
+        thread), else the group being committed sees to it."""
+        with self._cond:
+            self._queue.append(_Write(work, settled))
+            return not self._leading
+
+    def flush(self) -> None:
+        """Commit the writes queued, unless a group is being committed (its leader takes
+        them, or a writer waiting after it does)."""
+        with self._cond:
+            if self._leading or not self._queue:
+                return
+            self._leading = True
+        self._lead()
+
+    def _lead(self) -> None:
+        """Commit the queue as groups (this thread leads): one group, and more while the
+        queue holds only writes that no thread waits for (a waiting writer leads them)."""
+        more = True
+        while more:
+            with self._cond:
+                batch, self._queue = self._queue, []
+            committed = False
+            try:
+                self._commit(batch)
+                committed = True
+            finally:
+                with self._cond:
+                    for done in batch:
+                        done.done = True
+                    more = committed and all(w.settled is not None for w in self._queue)
+                    more = more and bool(self._queue)
+                    self._leading = more
+                    self._cond.notify_all()  # the writers answered, one to lead the next group
+                for done in batch:
+                    if done.settled is not None:
+                        done.settled(done.error)
 
     def _commit(self, batch: list[_Write[object]]) -> None:
         """One transaction for ``batch``: each write in a savepoint, one commit. If it cannot

@@ -26,6 +26,7 @@ so the later try is refused and then answered here as a repeat. Keys are kept 24
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import re
@@ -49,6 +50,11 @@ CHANGE = re.compile(r"^/api/(?:games/([^/]+)/.+|matches/([^/]+)/next)$")
 SECRETS = tuple(h.lower().encode() for h in (TOKEN_HEADER, SEAT_HEADER))
 #: Longest key taken (a UUID is 36 characters).
 MAX_KEY = 200
+#: The changes whose key :meth:`Store.edit` stores with the change, where its unique
+#: constraint refuses a second change of one key: run without looking the key up first (a
+#: worker-thread round trip on every tap), looked up only when refused (a repeat whose change
+#: is refused as stale, no longer legal, or for its key is answered as a repeat then).
+KEYED_WITH_CHANGE = re.compile(r"^/api/games/[^/]+/(?:lines|mark|choice|undo|claim)$")
 
 
 def fingerprint(path: str, body: bytes, secret: bytes = b"") -> str:
@@ -99,7 +105,10 @@ class Idempotency:
         if lock is None:
             lock = self._locks[(game_id, key)] = asyncio.Lock()
         async with lock:
-            kept = await to_thread.run_sync(self.store.answered, game_id, key)
+            if KEYED_WITH_CHANGE.match(scope["path"]):
+                kept = None
+            else:
+                kept = await to_thread.run_sync(self.store.answered, game_id, key)
             if kept is not None:
                 await self._repeat(scope, send, game_id, key, asked, kept)
                 return
@@ -120,9 +129,28 @@ class Idempotency:
                 await send({"type": "http.response.body", "body": answer})
             finally:
                 if 200 <= status < 300:
-                    await to_thread.run_sync(
-                        self.store.keep_answer, game_id, key, Answered(asked, status, answer)
-                    )
+                    await self._keep(game_id, key, Answered(asked, status, answer))
+
+    async def _keep(self, game_id: str, key: str, answered: Answered) -> None:
+        """Keep ``answered`` (before the key's lock is let go, as a repeat waiting on it
+        must find it): with the group of changes being committed, waiting on the event loop
+        (no worker thread), or, when none is, committed in a worker thread."""
+        loop = asyncio.get_running_loop()
+        kept: asyncio.Future[BaseException | None] = loop.create_future()
+
+        def settle(error: BaseException | None) -> None:  # on the loop
+            if not kept.done():
+                kept.set_result(error)
+
+        def settled(error: BaseException | None) -> None:  # in the committing thread
+            with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
+                loop.call_soon_threadsafe(settle, error)
+
+        if self.store.keep_answer_soon(game_id, key, answered, settled):
+            await to_thread.run_sync(self.store.commit_queued)
+        error = await kept
+        if error is not None:
+            raise error
 
     async def _repeat(
         self, scope: Scope, send: Send, game_id: str, key: str, asked: str, kept: Answered

@@ -22,7 +22,7 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -669,6 +669,30 @@ class Store:
         a repeat is answered with it; one the change's transaction marked :data:`ENTERED` is
         completed). Committed with the group of changes being written at the time; keys
         older than :data:`KEEP_KEYS` are deleted with it (at most once a :data:`PRUNE_EVERY`)."""
+        self._commits.run(self._keeping(game_id, key, answered))
+
+    def keep_answer_soon(
+        self,
+        game_id: str,
+        key: str,
+        answered: Answered,
+        settled: Callable[[BaseException | None], None],
+    ) -> bool:
+        """:meth:`keep_answer` without waiting: queued for the next group of changes,
+        ``settled`` called once it is committed (``onered.web.commits.GroupCommit.add``).
+        Returns whether no group is being committed: then call :meth:`commit_queued` (in a
+        worker thread)."""
+        return self._commits.add(self._keeping(game_id, key, answered), settled)
+
+    def commit_queued(self) -> None:
+        """Commit what :meth:`keep_answer_soon` queued, unless a group is being committed
+        (it does)."""
+        self._commits.flush()
+
+    def _keeping(
+        self, game_id: str, key: str, answered: Answered
+    ) -> Callable[[sqlite3.Connection], None]:
+        """The write keeping an answer (:meth:`keep_answer`)."""
         now = time.time()
         prune = now - self._pruned >= PRUNE_EVERY
         if prune:
@@ -693,7 +717,7 @@ class Store:
                 ),
             )
 
-        self._commits.run(write)
+        return write
 
     def _count_lines(self, game_id: str) -> int:
         """The number of a game's lines, from the primary key's last entry (not a scan)."""
