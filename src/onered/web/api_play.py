@@ -10,11 +10,11 @@ from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter
-from fastapi.concurrency import run_in_threadpool
 
 from onered.game import Action
 from onered.game.session import Played, Ruled, Session
 from onered.players.turn import Turn, plan_ai_turn, plan_human
+from onered.web import workers
 from onered.web.errors import ApiError
 from onered.web.games import AuthorizedId, Games, GamesDep
 from onered.web.models import AfterBody, ChoiceBody, ClaimBody, LineBody, MarkBody, PlayBody
@@ -48,9 +48,10 @@ async def _changed(
     games: Games, game_id: str, after: int | None, act: Callable[[Session], object]
 ) -> dict[str, Any]:
     """The answer to a change of the game by ``act``: the change is made in a worker thread
-    (it judges, then waits for its commit), its answer is serialised on the event loop (a
-    plain route would take a second worker-thread round trip for that)."""
-    return await run_in_threadpool(lambda: games.answer(*games.change(game_id, after, act)[:3]))
+    (it judges, then waits for its commit; ``onered.web.workers``: a leaner round trip than
+    anyio's), its answer is serialised on the event loop (a plain route would take a second
+    worker-thread round trip for that)."""
+    return await workers.run(lambda: games.answer(*games.change(game_id, after, act)[:3]))
 
 
 @router.post("/api/games/{game_id}/check")

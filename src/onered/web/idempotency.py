@@ -37,7 +37,7 @@ from anyio import to_thread
 from fastapi import FastAPI, Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from onered.web import errors
+from onered.web import errors, workers
 from onered.web.api_club import SEAT_HEADER
 from onered.web.games import TOKEN_HEADER, Games
 from onered.web.store import CLAIM, ENTERED, Answered, Claim, Store
@@ -147,7 +147,7 @@ class Idempotency:
                 loop.call_soon_threadsafe(settle, error)
 
         if self.store.keep_answer_soon(game_id, key, answered, settled):
-            await to_thread.run_sync(self.store.commit_queued)
+            await workers.run(self.store.commit_queued)
         error = await kept
         if error is not None:
             raise error
