@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import resource
-from typing import Any
+from typing import Any, cast
 
 import h11
 import uvicorn
@@ -34,9 +34,44 @@ TIMEOUT_ANSWER = (
 RESERVED_FILES = 64
 
 
+class Coalescing:
+    """A connection's transport whose writes of one turn of the event loop go out as one
+    (``socket.send``): uvicorn writes an answer's head and its body apart, two system calls
+    (each waking the client) where one does; on loopback a send costs about 0.1 ms of the
+    server's CPU. What is written is sent at the next turn of the loop, and before the
+    connection is closed; the rest is the transport's own."""
+
+    def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop) -> None:
+        self._transport = transport
+        self._loop = loop
+        self._pending: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        if not data:
+            return
+        if not self._pending:
+            self._loop.call_soon(self._flush)
+        self._pending.append(data)
+
+    def _flush(self) -> None:
+        if self._pending:
+            data = b"".join(self._pending)
+            self._pending.clear()
+            if not self._transport.is_closing():
+                self._transport.write(data)
+
+    def close(self) -> None:
+        self._flush()
+        self._transport.close()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._transport, name)
+
+
 class HeaderTimeoutProtocol(H11Protocol):
     """uvicorn's h11 protocol closing a connection that does not send a whole request head
-    within ``header_timeout`` seconds (subclassed per server by :func:`protocol`)."""
+    within ``header_timeout`` seconds (subclassed per server by :func:`protocol`), its
+    writes sent together (:class:`Coalescing`)."""
 
     header_timeout: float = 10.0
 
@@ -46,6 +81,7 @@ class HeaderTimeoutProtocol(H11Protocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        self.transport = cast(asyncio.Transport, Coalescing(transport, self.loop))
         self._watch()
 
     def data_received(self, data: bytes) -> None:
