@@ -207,8 +207,9 @@ class BodyTimeout:
             nonlocal body_in, refused
             if body_in:
                 return await receive()
-            try:
-                message = await asyncio.wait_for(receive(), self.seconds)
+            try:  # asyncio.timeout, not wait_for: no task of its own for every read
+                async with asyncio.timeout(self.seconds):
+                    message = await receive()
             except TimeoutError:
                 refused = True
                 if not started:
