@@ -32,6 +32,9 @@ _pool_lock = threading.Lock()
 def pool() -> ThreadPoolExecutor:
     """The process's pool of worker threads (made on first use)."""
     global _pool
+    made = _pool
+    if made is not None:  # no lock once made: it is never replaced
+        return made
     with _pool_lock:
         if _pool is None:
             _pool = ThreadPoolExecutor(WORKERS, thread_name_prefix="onered-web")
