@@ -139,6 +139,7 @@ def _serve(args: argparse.Namespace, sock: socket.socket) -> int:
     print(f"onered: open http://{host}:{args.port}/ in a browser (Ctrl+C stops)", flush=True)
     print(f"onered: games are kept in {data}", flush=True)
     config = serving.config(app, args.host, args.port, limits)  # timeouts, caps, open files
+    serving.steady_gc()  # the collector tuned for a long-running server
     _server(config).run(sockets=[sock])
     return 0
 
