@@ -18,43 +18,15 @@ import argparse
 import contextlib
 import os
 import random
-import socket
-import subprocess
-import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
 import httpx
+from bench_server import free_port, start_server
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def serve(data: Path, port: int) -> subprocess.Popen[bytes]:
-    """``onered serve`` on ``port``, answering its health check."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "onered", "serve", "--port", str(port), "--data", str(data)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    for _ in range(300):
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    proc.kill()
-    raise SystemExit("onered serve did not answer within 30 s")
 
 
 def one_run(browser: Any, base: str, rng: random.Random, taps: int) -> dict[str, bool]:
@@ -115,7 +87,7 @@ def main() -> None:
     rng = random.Random(args.seed)
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
-        proc = serve(Path(tmp) / "data", port)
+        proc = start_server(Path(tmp) / "data", port)
         try:
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)

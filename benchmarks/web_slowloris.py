@@ -24,39 +24,12 @@ import resource
 import socket
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import httpx
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def start(data: Path, port: int, nofile: int) -> subprocess.Popen[bytes]:
-    def limit() -> None:
-        _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-        resource.setrlimit(resource.RLIMIT_NOFILE, (min(nofile, hard), hard))
-
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "onered", "serve", "--port", str(port), "--data", str(data)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        preexec_fn=limit,
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        with contextlib.suppress(httpx.HTTPError):
-            if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
-                return proc
-        time.sleep(0.1)
-    proc.kill()
-    raise SystemExit("onered serve did not answer within 30 s")
+from bench_server import free_port, start_server
 
 
 def closed(sock: socket.socket) -> bool:
@@ -82,7 +55,7 @@ def main() -> int:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as folder:
-        proc = start(Path(folder) / "data", port, args.nofile)
+        proc = start_server(Path(folder) / "data", port, nofile=args.nofile)
         slow: list[socket.socket] = []
         failed = 0
         try:

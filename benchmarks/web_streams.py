@@ -31,14 +31,14 @@ import json
 import os
 import resource
 import signal
-import socket
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from bench_server import free_port, start_server
 
 PLAYERS = ("Ivanov", "Petrov")
 #: Streams opened from one loopback address (a club device; under the per-client cap).
@@ -103,51 +103,12 @@ class Result:
     load: str
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-    return port
-
-
 def raise_own_files() -> None:
     """This process's open-files soft limit up to the hard one (it holds every stream)."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if hard == resource.RLIM_INFINITY or soft < hard:
         with contextlib.suppress(ValueError, OSError):
             resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-
-
-def start_server(data: Path, port: int, nofile: int, log: Path) -> subprocess.Popen[bytes]:
-    """``onered serve`` on ``port`` with an open-files soft limit of ``nofile`` (0: this
-    process's), answering ``/api/health`` before this returns."""
-
-    def limit_files() -> None:  # in the child, before onered starts
-        if nofile > 0:
-            _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-            resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, hard))
-
-    out = log.open("wb")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "onered", "serve", "--port", str(port), "--data", str(data)],
-        stdout=out,
-        stderr=subprocess.STDOUT,
-        preexec_fn=limit_files,  # before any thread of ours: the child only sets a limit
-    )
-    out.close()
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"onered serve exited with {proc.returncode}: {log.read_text()}")
-        try:
-            status, _ = asyncio.run(request(port, "GET", "/api/health"))
-            if status == 200:
-                return proc
-        except OSError:
-            pass
-        time.sleep(0.2)
-    proc.kill()
-    raise RuntimeError("onered serve did not answer within 60 s")
 
 
 async def read_answer(reader: asyncio.StreamReader) -> tuple[int, bytes]:
@@ -286,7 +247,7 @@ def run_one(
     with tempfile.TemporaryDirectory(prefix="onered-streams-") as tmp:
         port = free_port()
         log = Path(tmp) / "server.log"
-        proc = start_server(Path(tmp) / "data", port, nofile, log)
+        proc = start_server(Path(tmp) / "data", port, nofile=nofile, log=log)
         try:
             made = make_games(port, games)
 

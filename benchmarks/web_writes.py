@@ -29,15 +29,14 @@ import asyncio
 import json
 import os
 import resource
-import socket
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from bench_server import free_port, start_server
 
 from onered.game.marking import Part
 from onered.game.session import HUMAN, Session
@@ -87,34 +86,6 @@ def make_games(data: Path, n: int) -> list[Marker]:
         return out
     finally:
         store.close()
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def start_server(data: Path, port: int) -> subprocess.Popen[bytes]:
-    """``onered serve`` on 127.0.0.1:``port``, answering its health check."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "onered", "serve", "--port", str(port), "--data", str(data)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            err = proc.stderr.read().decode() if proc.stderr else ""
-            raise RuntimeError(f"onered serve exited with {proc.returncode}: {err}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return proc
-        except OSError:
-            time.sleep(0.1)
-    proc.kill()
-    raise RuntimeError("onered serve did not listen within 30 s")
 
 
 def cpu_seconds(pid: int) -> float:
