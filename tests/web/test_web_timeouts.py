@@ -182,6 +182,8 @@ def test_the_limits_flags_set_the_limits_and_name_a_bad_one(
         err = capsys.readouterr().err
         assert f"onered serve: {flag}: must be" in err
         assert "Traceback" not in err
+    assert main(["--lang", "ru", "serve", "--port", port, "--backlog", "0"]) == 2
+    assert "onered serve: --backlog: нужно не меньше 1, а дано 0" in capsys.readouterr().err
 
 
 def test_the_connection_cap_stays_below_the_open_files() -> None:

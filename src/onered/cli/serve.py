@@ -75,16 +75,15 @@ def _limit_flags(parser: argparse.ArgumentParser) -> None:
 
 def limits_of(args: argparse.Namespace) -> Limits:
     """The ``Limits`` the flags ask for (``Limits()``'s where a flag is not given); a
-    ``ValueError`` naming the flag when one is out of range."""
-    from onered.web.limits import Limits
+    ``LimitError`` naming the flag when one is out of range."""
+    from onered.web.limits import LimitError, Limits
 
     given = {field: getattr(args, field, None) for _, field, _, _ in LIMIT_FLAGS}
     try:
         return Limits(**{k: v for k, v in given.items() if v is not None})
-    except ValueError as exc:
-        field = str(exc).partition(":")[0]
-        flag = next((f for f, name, _, _ in LIMIT_FLAGS if name == field), field)
-        raise ValueError(f"{flag}{str(exc)[len(field) :]}") from None
+    except LimitError as exc:
+        flag = next((f for f, name, _, _ in LIMIT_FLAGS if name == exc.name), exc.name)
+        raise exc.named(flag) from None
 
 
 def missing_packages() -> list[str]:
@@ -121,12 +120,13 @@ def _serve(args: argparse.Namespace, sock: socket.socket) -> int:
     from onered.texts import Lang
     from onered.web import serving
     from onered.web.app import create_app
+    from onered.web.limits import LimitError
     from onered.web.store import StoreError
 
     try:
         limits = limits_of(args)
-    except ValueError as exc:
-        print(f"onered serve: {exc}", file=sys.stderr)
+    except LimitError as exc:
+        print(error_line("serve", exc, Lang(args.lang)), file=sys.stderr)
         return 2
     data = Path(args.data).expanduser().resolve()
     try:

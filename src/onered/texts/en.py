@@ -622,6 +622,8 @@ WORDS: dict[str, str] = {
     "error.mark": "These taps make no single stroke: {detail}",
     "error.mark_empty": "Nothing is marked: tap what the stroke did, or a foul.",
     "error.series": "The match's settings are wrong: {detail}",
+    "error.limit_positive": "{name}: must be positive, got {value}",
+    "error.limit_at_least": "{name}: must be at least {least}, got {value}",
     "error.invalid_value": "A value is not valid: {detail}",
     "error.session": "The game refuses this change: {detail}",
     "error.stats": "The record cannot be read for statistics: {detail}",

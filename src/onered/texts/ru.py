@@ -632,6 +632,8 @@ WORDS: dict[str, str] = {
     "error.mark": "Эти отметки не складываются в один удар: {detail}",
     "error.mark_empty": "Ничего не отмечено: нажмите, что дал удар, или штраф.",
     "error.series": "Неверные настройки матча: {detail}",
+    "error.limit_positive": "{name}: нужно число больше нуля, а дано {value}",
+    "error.limit_at_least": "{name}: нужно не меньше {least}, а дано {value}",
     "error.invalid_value": "Неверное значение: {detail}",
     "error.session": "Партия не принимает это изменение: {detail}",
     "error.stats": "Запись не читается для статистики: {detail}",

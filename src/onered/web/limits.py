@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from onered.errors import OneredError
 from onered.web import errors
 from onered.web.errors import ApiError
 
@@ -69,15 +70,36 @@ class Limits:
 
     def __post_init__(self) -> None:
         """Refuse a limit out of range, naming it (``onered serve`` names its flag)."""
-        for name in ("creations_per_minute", "imports_per_minute", "header_timeout"):
+        positive = ("creations_per_minute", "imports_per_minute", "header_timeout")
+        for name in (*positive, "body_timeout"):
             if not getattr(self, name) > 0:
-                raise ValueError(f"{name}: must be positive, got {getattr(self, name)}")
-        if not self.body_timeout > 0:
-            raise ValueError(f"body_timeout: must be positive, got {self.body_timeout}")
+                raise LimitError(name, getattr(self, name), least=None)
         counts = ("concurrent_imports", "busy_retry_after", "streams_per_client")
         for name in (*counts, "shutdown_timeout", "max_connections", "backlog"):
             if getattr(self, name) < 1:
-                raise ValueError(f"{name}: must be at least 1, got {getattr(self, name)}")
+                raise LimitError(name, getattr(self, name), least=1)
+
+
+class LimitError(OneredError, ValueError):
+    """A limit out of range: ``name`` (a :class:`Limits` field, or the ``onered serve``
+    flag that set it) must be positive (``least`` None) or at least ``least``."""
+
+    default_code = "limit_positive"
+
+    def __init__(self, name: str, value: object, *, least: int | None) -> None:
+        bound = "positive" if least is None else f"at least {least}"
+        super().__init__(
+            f"{name}: must be {bound}, got {value}",
+            code="limit_positive" if least is None else "limit_at_least",
+            params={"name": name, "value": value, **({} if least is None else {"least": least})},
+        )
+        self.name = name
+        self.value = value
+        self.least = least
+
+    def named(self, name: str) -> LimitError:
+        """The same refusal naming ``name`` (the flag that set the limit)."""
+        return LimitError(name, self.value, least=self.least)
 
 
 class RateLimiter:
