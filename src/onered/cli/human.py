@@ -157,19 +157,18 @@ def parse_stroke(text: str, position: Position, lang: Lang = Lang.EN) -> Strike:
     except ValueError:
         raise ValueError(texts.word("human.error.numbers", lang, got=" ".join(parts[1:]))) from None
     side, height = (*tip, 0.0, 0.0)[:2]
-    if not 0 < speed <= MAX_SPEED:
-        raise ValueError(texts.word("human.error.speed", lang, max=MAX_SPEED, got=speed))
-    offset = math.hypot(side, height)
-    if not offset <= MAX_TIP_OFFSET + 1e-12:
-        raise ValueError(
-            texts.word("human.error.tip", lang, max=MAX_TIP_OFFSET, got=f"{offset:.3g}")
-        )
     strike = Strike(speed=speed, aim=aim, side=side, height=height)
     try:
-        strike_to_launch(strike, Params())  # the engine's own limits, named in its message
+        strike_to_launch(strike, Params())  # the engine's own limits, checked there only
     except PhysicsInputError as exc:
-        raise ValueError(texts.error_message(exc, lang)) from None
+        field = _FIELDS.get(exc.code)  # the part of the line at fault, as the help names it
+        said = texts.error_message(exc, lang)
+        raise ValueError(f"{texts.word(field, lang)}: {said}" if field else said) from None
     return strike
+
+
+#: The part of a stroke's line the engine's refusal is about, by the refusal's code.
+_FIELDS = {"strike_speed": "human.field.speed", "strike_tip": "human.field.tip"}
 
 
 def parse_aim(text: str, position: Position, lang: Lang = Lang.EN) -> float:

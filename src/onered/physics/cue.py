@@ -63,18 +63,24 @@ def _check_strike(strike: Strike) -> None:
             raise PhysicsInputError(f"strike.{name} must be finite, got {value!r}")
     if not 0 < strike.speed <= MAX_SPEED:
         raise PhysicsInputError(
-            f"strike.speed must lie in (0, {MAX_SPEED}] m/s, got {strike.speed!r}"
+            f"strike.speed must lie in (0, {MAX_SPEED}] m/s, got {strike.speed!r}",
+            code="strike_speed",
+            params={"max": MAX_SPEED, "got": strike.speed},
         )
     offset = math.hypot(strike.side, strike.height)
     if offset > MAX_TIP_OFFSET + 1e-12:
         raise PhysicsInputError(
             f"strike tip offset (side {strike.side!r}, height {strike.height!r}) lies "
-            f"{offset:.4g} R from the centre; it must be within {MAX_TIP_OFFSET} R"
+            f"{offset:.4g} R from the centre; it must be within {MAX_TIP_OFFSET} R",
+            code="strike_tip",
+            params={"max": MAX_TIP_OFFSET, "got": f"{offset:.3g}"},
         )
     if not MIN_ELEVATION <= strike.elevation <= MAX_ELEVATION:
         raise PhysicsInputError(
             f"strike.elevation must lie in [{MIN_ELEVATION:g}, {MAX_ELEVATION:g}] degrees, "
-            f"got {strike.elevation!r}"
+            f"got {strike.elevation!r}",
+            code="strike_elevation",
+            params={"min": MIN_ELEVATION, "max": MAX_ELEVATION, "got": strike.elevation},
         )
 
 

@@ -174,10 +174,8 @@ WORDS: dict[str, str] = {
     "human.pocket.bottom_right": "br",
     "human.error.stroke": "expected AIM SPEED [SIDE [HEIGHT]]",
     "human.error.numbers": "SPEED, SIDE and HEIGHT are numbers, got '{got}'",
-    "human.error.speed": "SPEED: the speed must lie in (0, {max}] m/s, got {got}",
-    "human.error.tip": (
-        "SIDE, HEIGHT: the tip must be within {max} of the centre (in ball radii), here {got}"
-    ),
+    "human.field.speed": "SPEED",
+    "human.field.tip": "SIDE, HEIGHT",
     "human.error.degrees": "AIM: '{got}' is not a number of degrees",
     "human.error.direction": "AIM: {got} is not a direction",
     "human.error.at_cue": "AIM: '{got}' is where the cue ball stands",
@@ -624,6 +622,9 @@ WORDS: dict[str, str] = {
     "error.series": "The match's settings are wrong: {detail}",
     "error.limit_positive": "{name}: must be positive, got {value}",
     "error.limit_at_least": "{name}: must be at least {least}, got {value}",
+    "error.strike_speed": "the cue ball's speed must lie in (0, {max}] m/s, got {got}",
+    "error.strike_tip": "the tip must be within {max} of the centre (in ball radii), here {got}",
+    "error.strike_elevation": "the cue's elevation must lie in [{min}, {max}] degrees, got {got}",
     "error.invalid_value": "A value is not valid: {detail}",
     "error.session": "The game refuses this change: {detail}",
     "error.stats": "The record cannot be read for statistics: {detail}",

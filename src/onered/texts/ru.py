@@ -180,10 +180,8 @@ WORDS: dict[str, str] = {
     "human.pocket.bottom_right": "пн",
     "human.error.stroke": "ожидается ПРИЦЕЛ СИЛА [ВИНТ [ВЫСОТА]]",
     "human.error.numbers": "СИЛА, ВИНТ и ВЫСОТА — числа, а не «{got}»",
-    "human.error.speed": ("СИЛА: скорость битка — больше 0 и не больше {max} м/с, а здесь {got}"),
-    "human.error.tip": (
-        "ВИНТ, ВЫСОТА: наклейка — не дальше {max} радиуса от центра шара, а здесь {got}"
-    ),
+    "human.field.speed": "СИЛА",
+    "human.field.tip": "ВИНТ, ВЫСОТА",
     "human.error.degrees": "ПРИЦЕЛ: «{got}» — не число градусов",
     "human.error.direction": "ПРИЦЕЛ: {got} — не направление",
     "human.error.at_cue": "ПРИЦЕЛ: «{got}» — там, где стоит биток",
@@ -634,6 +632,9 @@ WORDS: dict[str, str] = {
     "error.series": "Неверные настройки матча: {detail}",
     "error.limit_positive": "{name}: нужно число больше нуля, а дано {value}",
     "error.limit_at_least": "{name}: нужно не меньше {least}, а дано {value}",
+    "error.strike_speed": "скорость битка — больше 0 и не больше {max} м/с, а здесь {got}",
+    "error.strike_tip": "наклейка — не дальше {max} радиуса от центра шара, а здесь {got}",
+    "error.strike_elevation": "наклон кия — от {min} до {max} градусов, а здесь {got}",
     "error.invalid_value": "Неверное значение: {detail}",
     "error.session": "Партия не принимает это изменение: {detail}",
     "error.stats": "Запись не читается для статистики: {detail}",
