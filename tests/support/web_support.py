@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+import random
 import socket
 import subprocess
 import sys
@@ -15,8 +17,42 @@ from typing import Any
 
 import httpx
 
+from onered.game.marking import Hit, Mark, Part
+from onered.game.session import Session, SessionError
+from onered.rules import FoulCode, Match, Option
+
 P1 = "Ivanov"
 P2 = "Petrov"
+
+#: A marker's taps of most kinds, for games marked at random.
+TAPS: tuple[Mark, ...] = (
+    Mark(parts=frozenset({Part.NO_SCORE})),
+    Mark(parts=frozenset({Part.CANNON})),
+    Mark(parts=frozenset({Part.POT_RED})),
+    Mark(parts=frozenset({Part.IN_OFF_RED})),
+    Mark(parts=frozenset({Part.POT_OPPONENT})),
+    Mark(parts=frozenset({Part.MISS})),
+    Mark(fouls=frozenset({FoulCode.PUSH}), first_hit=Hit.RED),
+)
+
+
+def random_tap(game: Session, rng: random.Random) -> None:
+    """One step of marking at random: a foul's option chosen when one is owed, else one of
+    :data:`TAPS` (skipped when the position forbids it)."""
+    if game.state.choice_pending:
+        game.choose(rng.choice((Option.AS_THEY_LIE, Option.FROM_D)))
+        return
+    with contextlib.suppress(SessionError):
+        game.mark(rng.choice(TAPS))
+
+
+def random_game(seed: int, strokes: int, target: int = 100_000) -> Session:
+    """A marked game of ``strokes`` strokes (or fewer, when one wins), taps at random."""
+    rng = random.Random(seed)
+    game = Session.new(Match(target=target, players=(P1, P2)))
+    while game.state.stroke_no < strokes and not game.over:
+        random_tap(game, rng)
+    return game
 REPO = Path(__file__).resolve().parents[2]
 
 

@@ -16,17 +16,15 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_web_paging import TAPS, random_game
 
-from onered.game.session import Session, SessionError
+from onered.game.session import Session
 from onered.game.stats import Tally
-from onered.rules import Option
 from onered.web.api_players import player_view
 from onered.web.app import create_app
 from onered.web.games import Games
 from onered.web.store import DB_NAME, Mode, Store
 from onered.web.view import summary_json
-from web_support import P1, P2, Api
+from web_support import P1, P2, Api, random_game, random_tap
 
 
 def counted(game: Session) -> dict[str, Any]:
@@ -80,13 +78,7 @@ def marks(rng: random.Random, n: int) -> Callable[[Session], None]:
         for _ in range(n):
             if session.over:
                 return
-            if session.state.choice_pending:
-                session.choose(rng.choice((Option.AS_THEY_LIE, Option.FROM_D)))
-                continue
-            try:
-                session.mark(rng.choice(TAPS))
-            except SessionError:
-                continue
+            random_tap(session, rng)
 
     return act
 

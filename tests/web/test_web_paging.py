@@ -14,37 +14,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from onered.game.marking import Hit, Mark, Part
 from onered.game.session import Session, SessionError
-from onered.rules import FoulCode, Match, Option
+from onered.rules import Option
 from onered.web.store import GameRow, Mode
 from onered.web.view import LOG_PAGE, game_json, log_json, log_page_json
-from web_support import P1, P2, Api
-
-TAPS: tuple[Mark, ...] = (
-    Mark(parts=frozenset({Part.NO_SCORE})),
-    Mark(parts=frozenset({Part.CANNON})),
-    Mark(parts=frozenset({Part.POT_RED})),
-    Mark(parts=frozenset({Part.IN_OFF_RED})),
-    Mark(parts=frozenset({Part.POT_OPPONENT})),
-    Mark(parts=frozenset({Part.MISS})),
-    Mark(fouls=frozenset({FoulCode.PUSH}), first_hit=Hit.RED),
-)
-
-
-def random_game(seed: int, strokes: int, target: int = 100_000) -> Session:
-    """A marked game of ``strokes`` strokes (or fewer, when one wins), taps at random."""
-    rng = random.Random(seed)
-    game = Session.new(Match(target=target, players=(P1, P2)))
-    while game.state.stroke_no < strokes and not game.over:
-        if game.state.choice_pending:
-            game.choose(rng.choice((Option.AS_THEY_LIE, Option.FROM_D)))
-            continue
-        try:
-            game.mark(rng.choice(TAPS))
-        except SessionError:
-            continue
-    return game
+from web_support import TAPS, Api, random_game
 
 
 def row_of(game: Session, revision: int = 1) -> GameRow:

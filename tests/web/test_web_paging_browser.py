@@ -14,10 +14,9 @@ from test_web_browser import (  # the web tests' browser helpers (one copy of th
     Page,
     browser,  # noqa: F401 - the browser fixture
 )
-from test_web_paging import random_game
 
 from onered.web.view import LOG_PAGE
-from web_support import Server
+from web_support import Server, random_game
 
 pytestmark = pytest.mark.browser
 
