@@ -176,7 +176,9 @@ def _bin_label(lo: int, hi: int | None) -> str:
     return str(lo) if lo == hi else f"{lo}-{hi}"
 
 
-def _group(kind: str) -> str:
+def score_group(kind: str) -> str:
+    """The group of :data:`SCORE_GROUPS` a kind of score (``pot_red``, ``cannon`` ...) is
+    counted in; the kind itself when none."""
     for group in SCORE_GROUPS:
         if kind.startswith(group):
             return group
@@ -261,7 +263,7 @@ class Tally:
                 p.strokes += 1
                 p.points += int(verdict["points"])
                 for kind, value in verdict["scored"].items():
-                    p.scored_points[_group(kind)] += int(value)
+                    p.scored_points[score_group(kind)] += int(value)
                 foul = verdict["foul"]
                 if foul is not None:
                     for code in foul["codes"]:

@@ -24,15 +24,11 @@ from typing import Any
 
 from onered.game.record import LineKind
 from onered.game.session import Judged, Session
-from onered.game.stats import SCORE_GROUPS, PlayerStats
+from onered.game.stats import PlayerStats, score_group
 from onered.rules import Verdict
 
 #: Lines between two kept states of a fold (an undo folds at most this many again).
 CHECKPOINT = 64
-
-
-def _group(kind: str) -> str:
-    return next((g for g in SCORE_GROUPS if kind.startswith(g)), kind)
 
 
 @dataclass
@@ -95,7 +91,7 @@ class Fold:
         side.strokes += 1
         side.points += verdict.points
         for kind, value in verdict.scored:
-            side.scored[_group(kind.value)] += value
+            side.scored[score_group(kind.value)] += value
         foul = verdict.foul
         if foul is not None:
             for code in foul.codes:
