@@ -1,6 +1,7 @@
 """``onered serve`` in a subprocess for the web's benchmarks (``web_streams``, ``web_writes``,
 ``web_slowloris``, ``web_offline``): on a free loopback port, over a data folder, with the
-open-files soft limit a benchmark asks for, answering its health check before it is used.
+open-files soft limit a benchmark asks for, answering its health check before it is used;
+and the CPU time a process has used.
 
 The server is this interpreter's ``onered`` (``PYTHONPATH`` picks another checkout, e.g. the
 commit before a change, for a "before" number)."""
@@ -8,6 +9,7 @@ commit before a change, for a "before" number)."""
 from __future__ import annotations
 
 import http.client
+import os
 import resource
 import socket
 import subprocess
@@ -74,3 +76,9 @@ def start_server(
         time.sleep(0.1)
     proc.kill()
     raise RuntimeError(f"onered serve did not answer within {wait:.0f} s")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process ``pid`` so far (``/proc/<pid>/stat``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")

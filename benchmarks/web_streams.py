@@ -38,7 +38,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench_server import free_port, start_server
+from bench_server import cpu_seconds, free_port, start_server
 
 PLAYERS = ("Ivanov", "Petrov")
 #: Streams opened from one loopback address (a club device; under the per-client cap).
@@ -197,12 +197,6 @@ async def open_stream(port: int, game_id: str, game: int, source: str) -> Stream
     stream.events = 1
     stream.task = asyncio.create_task(stream.follow())
     return stream
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of process ``pid`` so far."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def health(port: int, times: int, pause: float) -> tuple[list[float], int]:

@@ -36,7 +36,7 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench_server import free_port, start_server
+from bench_server import cpu_seconds, free_port, start_server
 
 from onered.game.marking import Part
 from onered.game.session import HUMAN, Session
@@ -86,12 +86,6 @@ def make_games(data: Path, n: int) -> list[Marker]:
         return out
     finally:
         store.close()
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of process ``pid`` so far (``/proc/<pid>/stat``)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 class Connection:
