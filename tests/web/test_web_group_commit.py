@@ -65,16 +65,26 @@ def insert(writer: int, n: int, fail: bool = False) -> Callable[[sqlite3.Connect
     return work
 
 
-def run_queued_behind(db: Db, writes: list[Callable[[sqlite3.Connection], int]]) -> list[object]:
-    """Run ``writes`` from threads of their own while a first write holds the group being
-    committed until all of them are queued: they then form the next group, together. Each
-    thread's outcome (what its write returned, or the error it got), in order."""
+def hold_a_group(db: Db) -> tuple[threading.Event, threading.Thread]:
+    """A first write being committed (its group held open) until the event is set: writes
+    handed over meanwhile queue for the next group. The event, and the leader's thread."""
     release = threading.Event()
 
     def first(conn: sqlite3.Connection) -> int:
         release.wait(30)
         return -1
 
+    leader = threading.Thread(target=db.commits.run, args=(first,))
+    leader.start()
+    while not db.commits.leading():
+        time.sleep(0.001)
+    return release, leader
+
+
+def run_queued_behind(db: Db, writes: list[Callable[[sqlite3.Connection], int]]) -> list[object]:
+    """Run ``writes`` from threads of their own while a first write holds the group being
+    committed until all of them are queued: they then form the next group, together. Each
+    thread's outcome (what its write returned, or the error it got), in order."""
     outcomes: list[object] = [None] * len(writes)
 
     def writer(k: int) -> None:
@@ -83,10 +93,7 @@ def run_queued_behind(db: Db, writes: list[Callable[[sqlite3.Connection], int]])
         except Exception as exc:
             outcomes[k] = exc
 
-    leader = threading.Thread(target=db.commits.run, args=(first,))
-    leader.start()
-    while not db.commits.leading():
-        time.sleep(0.001)
+    release, leader = hold_a_group(db)
     threads = [threading.Thread(target=writer, args=(k,)) for k in range(len(writes))]
     for t in threads:
         t.start()
@@ -199,16 +206,7 @@ def test_a_write_added_while_idle_waits_for_a_flush(tmp_path: Path) -> None:
 def test_a_write_added_during_a_group_goes_with_the_next_one(tmp_path: Path) -> None:
     db = Db(tmp_path / "t.sqlite3")
     settled = Settled()
-    release = threading.Event()
-
-    def first(conn: sqlite3.Connection) -> int:
-        release.wait(30)
-        return -1
-
-    leader = threading.Thread(target=db.commits.run, args=(first,))
-    leader.start()
-    while not db.commits.leading():
-        time.sleep(0.001)
+    release, leader = hold_a_group(db)
     assert db.commits.add(insert(0, 0), settled("kept")) is False  # the leader sees to it
     assert db.commits.add(insert(1, 0, fail=True), settled("refused")) is False
     db.commits.flush()  # a group is being committed: leaves the queue to it
@@ -225,16 +223,7 @@ def test_a_write_added_during_a_group_goes_with_the_next_one(tmp_path: Path) -> 
 def test_writes_added_and_waited_for_are_committed_together(tmp_path: Path) -> None:
     db = Db(tmp_path / "t.sqlite3")
     settled = Settled()
-    release = threading.Event()
-
-    def first(conn: sqlite3.Connection) -> int:
-        release.wait(30)
-        return -1
-
-    leader = threading.Thread(target=db.commits.run, args=(first,))
-    leader.start()
-    while not db.commits.leading():
-        time.sleep(0.001)
+    release, leader = hold_a_group(db)
     db.commits.add(insert(0, 0), settled("kept"))
     waiting = threading.Thread(target=db.commits.run, args=(insert(1, 0),))
     waiting.start()
