@@ -223,8 +223,7 @@ class Games:
     def answer_now(self, game_id: str) -> dict[str, Any]:
         """A change's answer for the game as it is now (its last verdict, the whole game):
         what a repeated change gets when its first answer was lost with the server."""
-        view = self.view_since(game_id, None, None)
-        return {"verdict": view["last"], "game": view}
+        return change_answer(self.view_since(game_id, None, None))
 
     def changing(self, game_id: str) -> threading.Lock:
         """The lock held while ``game_id`` is changed, until the change is stored."""
@@ -297,8 +296,12 @@ class Games:
     def answer(self, row: GameRow, session: Session, changed: int) -> dict[str, Any]:
         """A change's answer: the last verdict and the game from the first line changed."""
         with self.lock:
-            view = game_json(row, session, changed)
-        return {"verdict": view["last"], "game": view}
+            return change_answer(game_json(row, session, changed))
+
+
+def change_answer(view: dict[str, Any]) -> dict[str, Any]:
+    """A change's answer (its one shape): the verdict of the last line, and the game's view."""
+    return {"verdict": view["last"], "game": view}
 
 
 def start_line(row: GameRow, lines: int, since: int | None, revision: int | None) -> int:
