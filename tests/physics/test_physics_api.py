@@ -221,7 +221,7 @@ def test_full_results_agree_with_the_compact_raw_form() -> None:
     ctx = _context(P, TableSpec())
     ids = tuple(sorted(BALLS))
     flat = [c for ball in ids for c in BALLS[ball]]
-    numbers = [x for launch in launches for x in (*launch.v, *launch.w)]
+    numbers = [x for launch in launches for x in (*launch.v, *launch.w, launch.vz)]
     raws = ctx.simulate(flat, ids.index("white"), numbers, True)
     full = simulate_batch(BALLS, "white", launches)
     for raw, result in zip(raws, full, strict=True):
@@ -244,7 +244,8 @@ def test_full_results_agree_with_the_compact_raw_form() -> None:
         assert paths is not None
         for ball, pieces in result.paths.items():
             assert [
-                (s.t0, s.t1, *s.p0, *s.v0, *s.a, *s.w0, *s.dw) for s in pieces
+                (s.t0, s.t1, *s.p0, *s.v0, *s.a, *s.w0, *s.dw, s.z0, s.vz, s.az)
+                for s in pieces
             ] == [tuple(piece) for piece in paths[ids.index(ball)]]
 
 

@@ -28,7 +28,7 @@ static inline PyObject *acyclic(PyObject *o) {
 /* A result class and its fields (its __match_args__, the dataclass fields in order). */
 typedef struct {
     PyObject *cls, *names;
-    PyObject *slots[8];  /* the fields' slot descriptors (what object.__setattr__ finds) */
+    PyObject *slots[12];  /* the fields' slot descriptors (what object.__setattr__ finds) */
     int n;
 } Maker;
 
@@ -63,7 +63,7 @@ static int maker_init(Maker *mk, PyObject *cls, int n) {
     }
     PyObject *names = PyObject_GetAttrString(cls, "__match_args__");
     if (!names) return -1;
-    if (!PyTuple_Check(names) || PyTuple_GET_SIZE(names) != n || n > 8) {
+    if (!PyTuple_Check(names) || PyTuple_GET_SIZE(names) != n || n > 12) {
         Py_DECREF(names);
         PyErr_Format(PyExc_TypeError, "builders: %s does not have %d fields",
                      ((PyTypeObject *)cls)->tp_name, n);
@@ -140,7 +140,7 @@ static int read_doubles(PyObject *seq, double *out, Py_ssize_t n, const char *wh
 /* The Params fields the kernel reads, by name, in kernel_set_phys's order. */
 static const char *const PHYS_NAMES[N_PHYS_FIELDS] = {
     "R", "m", "g", "mu_s", "mu_r", "mu_sp", "e_b", "e_c", "f_c", "cushion_height", "mu_b_a",
-    "mu_b_b", "mu_b_c", "e_c_drop", "e_c_speed"};
+    "mu_b_b", "mu_b_c", "e_c_drop", "e_c_speed", "e_table", "rail_width"};
 
 static int set_builders(ContextObject *self, PyObject *b) {
     PyObject *ev, *seg, *res, *kinds, *cushions, *pockets, *dirs;
@@ -148,12 +148,12 @@ static int set_builders(ContextObject *self, PyObject *b) {
                           &PyTuple_Type, &cushions, &PyTuple_Type, &pockets, &PyTuple_Type,
                           &dirs))
         return -1;
-    if (PyTuple_GET_SIZE(kinds) != 8 || PyTuple_GET_SIZE(cushions) != N_CUSHIONS + 2 ||
+    if (PyTuple_GET_SIZE(kinds) != N_EVENT_KINDS || PyTuple_GET_SIZE(cushions) != N_CUSHIONS + 2 ||
         PyTuple_GET_SIZE(pockets) != N_POCKETS + 1 || PyTuple_GET_SIZE(dirs) != 3) {
         PyErr_SetString(PyExc_ValueError, "builders: wrong table sizes");
         return -1;
     }
-    if (maker_init(&self->event, ev, 6) || maker_init(&self->segment, seg, 7) ||
+    if (maker_init(&self->event, ev, 6) || maker_init(&self->segment, seg, 10) ||
         maker_init(&self->result, res, 4))
         return -1;
     PyObject *items[4] = {kinds, cushions, pockets, dirs};
@@ -259,7 +259,7 @@ static PyObject *build_result(int status, double duration, int n, const Ball *ba
     if (!rest || !events) goto fail;
     for (int i = 0; i < n; i++) {
         PyObject *r;
-        if (balls[i].state == ST_POCKETED) {
+        if (balls[i].state == ST_POCKETED || balls[i].state == ST_OFF) {
             r = Py_None;
             Py_INCREF(r);
         } else if (!(r = pair_of(balls[i].x, balls[i].y))) {
@@ -283,7 +283,7 @@ static PyObject *build_result(int status, double duration, int n, const Ball *ba
             if (!count) PyErr_NoMemory();
             goto fail;
         }
-        for (Py_ssize_t s = 0; s < nseg; s++) count[(int)seg[15 * s]]++;
+        for (Py_ssize_t s = 0; s < nseg; s++) count[(int)seg[SEG_SIZE * s]]++;
         int ok = 1;
         for (int i = 0; i < n && ok; i++) {
             PyObject *t = PyTuple_New(count[i]);
@@ -292,10 +292,10 @@ static PyObject *build_result(int status, double duration, int n, const Ball *ba
             count[i] = 0;
         }
         for (Py_ssize_t s = 0; s < nseg && ok; s++) {
-            const double *q = seg + 15 * s;
-            PyObject *items[14];
-            for (int c = 0; c < 14; c++) items[c] = PyFloat_FromDouble(q[1 + c]);
-            PyObject *item = acyclic(tuple_of(items, 14));
+            const double *q = seg + SEG_SIZE * s;
+            PyObject *items[SEG_SIZE - 1];
+            for (int c = 0; c < SEG_SIZE - 1; c++) items[c] = PyFloat_FromDouble(q[1 + c]);
+            PyObject *item = acyclic(tuple_of(items, SEG_SIZE - 1));
             if (!item) { ok = 0; break; }
             int i = (int)q[0];
             PyTuple_SET_ITEM(PyTuple_GET_ITEM(paths, i), count[i]++, item);
@@ -343,12 +343,12 @@ static int run_all(ContextObject *self, PyObject *pos_o, int cue, PyObject *lau_
     if (!fl) return -1;
     Py_ssize_t ml = PySequence_Fast_GET_SIZE(fl);
     Py_DECREF(fl);
-    if (m % 2 || m == 0 || ml % 5) {
+    if (m % 2 || m == 0 || ml % LAUNCH_SIZE) {
         PyErr_SetString(PyExc_ValueError, "positions or launches: bad length");
         return -1;
     }
     const int n = (int)(m / 2);
-    const Py_ssize_t nshots = ml / 5;
+    const Py_ssize_t nshots = ml / LAUNCH_SIZE;
     if (cue < 0 || cue >= n) {
         PyErr_SetString(PyExc_ValueError, "cue: index out of range");
         return -1;
@@ -361,10 +361,13 @@ static int run_all(ContextObject *self, PyObject *pos_o, int cue, PyObject *lau_
     Cand *stat = (Cand *)malloc((size_t)n * sizeof(Cand));
     double *baulk = (double *)malloc((size_t)n * sizeof(double));
     double *pair = (double *)malloc((size_t)n * (size_t)n * sizeof(double));
+    int *pkind = (int *)calloc((size_t)n * (size_t)n, sizeof(int));
+    unsigned char *over = (unsigned char *)calloc((size_t)n * (size_t)n, 1);
     R->meta = (double *)malloc((size_t)(nshots ? nshots : 1) * 4 * sizeof(double));
     R->rest = (Ball *)malloc((size_t)(nshots ? nshots : 1) * (size_t)n * sizeof(Ball));
     int rc = -1;
-    if (!pos || !lau || !balls || !stat || !baulk || !pair || !R->meta || !R->rest) {
+    if (!pos || !lau || !balls || !stat || !baulk || !pair || !pkind || !over || !R->meta ||
+        !R->rest) {
         PyErr_NoMemory();
         goto done;
     }
@@ -377,18 +380,20 @@ static int run_all(ContextObject *self, PyObject *pos_o, int cue, PyObject *lau_
     S.stat = stat;
     S.baulk = baulk;
     S.pair = pair;
+    S.pkind = pkind;
+    S.over = over;
     S.ev = &R->ev;
     S.seg = want_paths ? &R->seg : NULL;
     int failed = 0;
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t k = 0; k < nshots; k++) {
         double duration = 0;
-        int status = kernel_run_shot(&S, pos, cue, lau + 5 * k, &duration);
+        int status = kernel_run_shot(&S, pos, cue, lau + LAUNCH_SIZE * k, &duration);
         if (status < 0) { failed = 1; break; }
         R->meta[4 * k] = status;
         R->meta[4 * k + 1] = duration;
         R->meta[4 * k + 2] = (double)(R->ev.n / 7);
-        R->meta[4 * k + 3] = (double)(R->seg.n / 15);
+        R->meta[4 * k + 3] = (double)(R->seg.n / SEG_SIZE);
         memcpy(R->rest + k * n, balls, (size_t)n * sizeof(Ball));
     }
     Py_END_ALLOW_THREADS
@@ -404,6 +409,8 @@ done:
     free(stat);
     free(baulk);
     free(pair);
+    free(pkind);
+    free(over);
     if (rc) runs_free(R);
     return rc;
 }
@@ -423,7 +430,7 @@ static PyObject *Context_simulate(ContextObject *self, PyObject *args, PyObject 
         Py_ssize_t e1 = (Py_ssize_t)R.meta[4 * k + 2], s1 = (Py_ssize_t)R.meta[4 * k + 3];
         PyObject *r = build_result((int)R.meta[4 * k], R.meta[4 * k + 1], R.n, R.rest + k * R.n,
                                    R.ev.d ? R.ev.d + 7 * e0 : NULL, e1 - e0,
-                                   R.seg.d ? R.seg.d + 15 * s0 : NULL, s1 - s0, want_paths);
+                                   R.seg.d ? R.seg.d + SEG_SIZE * s0 : NULL, s1 - s0, want_paths);
         if (!r) {
             Py_CLEAR(out);
             break;
@@ -483,13 +490,15 @@ static PyObject *build_object(const ContextObject *self, double duration, int n,
         if (b < 0) {
             agents = acyclic(PyTuple_Pack(1, PyTuple_GET_ITEM(names, a)));
         } else {
-            if (rank[b] < rank[a]) { int tmp = a; a = b; b = tmp; }
+            /* in the caller's order, but "over" keeps its order: the airborne ball first */
+            if (kind != EV_OVER && rank[b] < rank[a]) { int tmp = a; a = b; b = tmp; }
             agents = acyclic(
                 PyTuple_Pack(2, PyTuple_GET_ITEM(names, a), PyTuple_GET_ITEM(names, b)));
         }
-        PyObject *cushion = kind == EV_CUSHION
-                                ? PyTuple_GET_ITEM(self->cushions, c >= 0 ? c : N_CUSHIONS)
-                                : PyTuple_GET_ITEM(self->cushions, N_CUSHIONS + 1);
+        PyObject *cushion =
+            kind == EV_CUSHION ? PyTuple_GET_ITEM(self->cushions, c >= 0 ? c : N_CUSHIONS)
+            : kind == EV_OFF_TABLE && c >= 0 ? PyTuple_GET_ITEM(self->cushions, c)
+                                              : PyTuple_GET_ITEM(self->cushions, N_CUSHIONS + 1);
         PyObject *pocket = PyTuple_GET_ITEM(self->pockets, p >= 0 ? p : N_POCKETS);
         PyObject *values[6] = {PyFloat_FromDouble(q[0]),
                                new_ref(PyTuple_GET_ITEM(self->kinds, kind)),
@@ -503,8 +512,9 @@ static PyObject *build_object(const ContextObject *self, double duration, int n,
     }
     for (int k = 0; k < n; k++) {
         int i = order[k];
-        PyObject *r = balls[i].state == ST_POCKETED ? new_ref(Py_None)
-                                                     : pair_of(balls[i].x, balls[i].y);
+        PyObject *r = balls[i].state == ST_POCKETED || balls[i].state == ST_OFF
+                          ? new_ref(Py_None)
+                          : pair_of(balls[i].x, balls[i].y);
         if (!r || PyDict_SetItem(rest, PyTuple_GET_ITEM(names, i), r)) {
             Py_XDECREF(r);
             goto done;
@@ -512,19 +522,20 @@ static PyObject *build_object(const ContextObject *self, double duration, int n,
         Py_DECREF(r);
     }
     if (want_paths) {
-        for (Py_ssize_t s = 0; s < nseg; s++) count[(int)seg[15 * s]]++;
+        for (Py_ssize_t s = 0; s < nseg; s++) count[(int)seg[SEG_SIZE * s]]++;
         for (int i = 0; i < n; i++) {
             pieces[i] = acyclic(PyTuple_New(count[i]));
             if (!pieces[i]) goto done;
             count[i] = 0;
         }
         for (Py_ssize_t s = 0; s < nseg; s++) {
-            const double *q = seg + 15 * s;
+            const double *q = seg + SEG_SIZE * s;
             int i = (int)q[0];
-            PyObject *values[7] = {PyFloat_FromDouble(q[1]), PyFloat_FromDouble(q[2]),
-                                   pair_of(q[3], q[4]),      pair_of(q[5], q[6]),
-                                   pair_of(q[7], q[8]),      triple_of(q[9], q[10], q[11]),
-                                   triple_of(q[12], q[13], q[14])};
+            PyObject *values[10] = {PyFloat_FromDouble(q[1]),       PyFloat_FromDouble(q[2]),
+                                    pair_of(q[3], q[4]),            pair_of(q[5], q[6]),
+                                    pair_of(q[7], q[8]),            triple_of(q[9], q[10], q[11]),
+                                    triple_of(q[12], q[13], q[14]), PyFloat_FromDouble(q[15]),
+                                    PyFloat_FromDouble(q[16]),      PyFloat_FromDouble(q[17])};
             PyObject *piece = acyclic(make(&self->segment, values));
             if (!piece) goto done;
             PyTuple_SET_ITEM(pieces[i], count[i]++, piece);
@@ -590,7 +601,7 @@ static PyObject *Context_results(ContextObject *self, PyObject *args, PyObject *
         } else {
             r = build_object(self, R.meta[4 * k + 1], n, R.rest + k * n,
                              R.ev.d ? R.ev.d + 7 * e0 : NULL, e1 - e0,
-                             R.seg.d ? R.seg.d + 15 * s0 : NULL, s1 - s0, want_paths, names,
+                             R.seg.d ? R.seg.d + SEG_SIZE * s0 : NULL, s1 - s0, want_paths, names,
                              order, rank);
         }
         if (!r) {

@@ -10,7 +10,9 @@ The ball gets ``v = J / m`` along ``e_c`` and ``w = Q x J / I = (5 v / 2R)(a e_u
 top/back spin about the horizontal axis from the height, vertical-axis spin from the side
 (right-hand side gives w_z > 0, counter-clockwise seen from above, which makes the ball
 rebound to the right off a cushion it meets square on). The vertical part of ``v`` (down
-into the cloth, for an elevated cue) is absorbed by the table: there are no jumps. The
+into the cloth, for an elevated cue) is the launch's ``vz``: the engine lets the slate
+answer it (restitution ``e_table`` and the cloth's friction), so a steep, hard stroke
+jumps (Alciatore, TP A-? on jump shots; ``docs/physics-validation.md``). The
 ball leaves at a small angle to the cue when struck off-centre (squirt, TP A-31):
 ``tan(alpha) = (5/2) a sqrt(1 - a^2) / (1 + m / m_end + (5/2)(1 - a^2))``, to the side
 opposite the tip offset.
@@ -117,7 +119,9 @@ def strike_to_launch(strike: Strike, params: Params) -> Launch:
     )
     direction = phi + squirt_angle(a, params)
     horizontal = v * ct
-    return Launch((horizontal * math.cos(direction), horizontal * math.sin(direction)), w)
+    return Launch(
+        (horizontal * math.cos(direction), horizontal * math.sin(direction)), w, -v * st
+    )
 
 
 def cue_speed(strike: Strike, params: Params) -> float:

@@ -26,6 +26,31 @@ Model (the C kernel, ``kernel.c``, implements exactly this; ``_engine.c`` is its
   ball at ``cushion_height``. A rebound too slow to leave the cushion against the cloth
   friction pressing the ball back (an excursion under 10 micrometres) settles the ball
   against the cushion instead.
+- **Flight** (ENGINE_VERSION 4): a ball leaves the slate when its vertical velocity says
+  so. An elevated cue drives the ball down into the slate (the launch's ``vz``); the slate
+  answers with restitution ``e_table`` on the vertical speed and the cloth's friction
+  ``mu_s`` at the contact point, up to stopping the slip (the same bounce as a landing).
+  A rebound faster than 0.05 m/s (a hop of 0.13 mm) flies; slower, the ball stays on the
+  bed. In the air the centre moves uniformly in x, y, the lowest point's height is
+  ``z0 + vz t - g t^2 / 2``, the spin is kept (no drag). Events in the air, all exact
+  roots: coming down to the slate (a quadratic: it bounces, falls into a pocket when over
+  its fall circle or past its mouth, or is off the table when beyond the bed's outline
+  elsewhere); the face of a cushion or jaw facing (a vertical wall up to the nose height
+  ``cushion_height``, met while the centre is at or below it: the cushion model in the
+  plane, the flight goes on); its nose edge (the centre above the nose, the sphere
+  touching the edge line: a quartic; Newton's restitution ``e_c`` along the 3-D normal, no
+  friction); a knuckle (a vertical cylinder up to the nose height, met while the ball's
+  lowest point is below it, else passed over; coming down onto its top bounces with
+  ``e_c`` or rests there, off the table); coming down to the nose height over the
+  cushions' top and rail (outside the outline, away from the pockets) or passing the
+  rail's outer edge ``rail_width`` beyond the outline: off the table (an ``off_table``
+  event; the ball stays where it left, its rest position ``None``); ball-ball contact in
+  three dimensions (a quartic; the impulse along the 3-D line of centres, the part pushing
+  a ball on the bed into the slate taken by the slate) and an airborne ball coming above
+  part of another (the horizontal distance of the centres entering 2R: an ``over`` event,
+  once per flight and pair, the airborne ball first). A stroke with a level cue never
+  leaves the slate, and gives bit for bit what ENGINE_VERSION 3 gave (3,000 random level
+  strokes compared).
 - **Pushes**: a ball pressed into another by cloth friction (a push stroke, or a ball with
   top spin just behind another) would bounce ever more often with ever smaller speeds.
   When a rebound would part the balls by less than 10 micrometres before they meet again,
@@ -96,6 +121,10 @@ restitution above 2.5 m/s, and pockets with facings at pool's cut angles (7 and 
 every simulated result changes. Records of older engines name no
 cushion model; they are read as Han's (``params_from_fields``) and replay with a notice.
 
+Changed with the flight (ENGINE_VERSION 4): strokes with an elevated cue (the slate's
+bounce and friction at the strike, jumps, balls leaving the table); level strokes are
+unchanged.
+
 Determinism: one code path, IEEE doubles in a fixed order; the same inputs give
 bit-identical outputs.
 """
@@ -127,7 +156,7 @@ DIRECTIONS: tuple[str | None, ...] = (None, "in", "out")
 #: Largest spin surface speed R|w| (m/s) accepted; the largest launch speed is the cue's.
 MAX_SPIN_SPEED = 25.0
 #: Bumped whenever the engine's results change for some input (part of the replay fingerprint).
-ENGINE_VERSION = 3
+ENGINE_VERSION = 4
 #: A safety bound on events in one shot (physical shots have tens).
 MAX_EVENTS = 10_000
 
@@ -138,13 +167,15 @@ _DEFAULT_TABLE = TableSpec()
 class CompactShot(NamedTuple):
     """A shot in the lean form of :func:`simulate_compact`.
 
-    ``rest`` holds each ball's rest position (``None`` if potted) in the order of
+    ``rest`` holds each ball's rest position (``None`` if potted or off the table) in the order of
     :attr:`CompactBatch.ball_ids`. Each event is a tuple of integers after its time:
     ``(t, kind, a, b, cushion, pocket, direction)``: ``kind`` indexes
     :data:`EVENT_KINDS`, ``a`` and ``b`` index ``ball_ids`` (``b = -1`` unless a ball-ball
     event), ``cushion`` indexes ``onered.table.CUSHION_NAMES`` (``-1``: none, or a jaw
     when ``kind`` is a cushion), ``pocket`` indexes ``onered.table.POCKET_NAMES`` (for a
-    pocket or a jaw, else ``-1``), ``direction`` indexes :data:`DIRECTIONS`.
+    pocket or a jaw, else ``-1``), ``direction`` indexes :data:`DIRECTIONS`. For
+    ``over``, ``a`` is the airborne ball and ``b`` the ball below it; for ``off_table``,
+    ``cushion`` is the cushion the ball went over (or ``-1`` with ``pocket`` set).
     """
 
     duration: float
@@ -341,7 +372,8 @@ def _launch_numbers(launch: Launch, params: Params, what: str) -> list[float]:
         raise PhysicsInputError(f"{what} must be a Launch, got {type(launch).__name__}")
     vx, vy = _vector(launch.v, 2, f"{what}.v")
     wx, wy, wz = _vector(launch.w, 3, f"{what}.w")
-    speed = math.hypot(vx, vy)
+    vz = _number(launch.vz, f"{what}.vz")
+    speed = math.sqrt(vx * vx + vy * vy + vz * vz)
     spin = params.R * math.sqrt(wx * wx + wy * wy + wz * wz)
     if speed > MAX_SPEED * (1 + 1e-12):  # (a strike at exactly MAX_SPEED may round up)
         raise PhysicsInputError(
@@ -354,7 +386,7 @@ def _launch_numbers(launch: Launch, params: Params, what: str) -> list[float]:
         )
     if speed == 0 and spin == 0:
         raise PhysicsInputError(f"{what}: speed must be > 0 (the ball neither moves nor spins)")
-    return [vx, vy, wx, wy, wz]
+    return [vx, vy, wx, wy, wz, vz]
 
 
 def _check_status(raw: RawShot, what: str) -> None:

@@ -34,8 +34,13 @@
 
 #define INF HUGE_VAL
 
-/* What a ball's next static event is. */
-enum { SK_NONE, SK_CUSHION, SK_FACING, SK_KNUCKLE, SK_FALL };
+/* What a ball's next static event is. In the air: the nose edge of a cushion or facing
+ * (SK_EDGE, SK_FEDGE), coming down on a knuckle's top (SK_KTOP), on the cushion's top or
+ * the rail (SK_TOP), or past the rail's outer edge (SK_OUT). */
+enum { SK_NONE, SK_CUSHION, SK_FACING, SK_KNUCKLE, SK_FALL, SK_EDGE, SK_FEDGE, SK_KTOP, SK_TOP,
+       SK_OUT };
+/* What a pair's next event is. */
+enum { PK_CONTACT, PK_OVER };
 /* Candidate classes, in tie-breaking order for one ball. */
 enum { C_TRANS, C_STATIC, C_BAULK, C_PAIR };
 
@@ -53,6 +58,8 @@ static const long SAME_MAX = 64;      /* events at one instant before squeezed b
 static const double V_SQUEEZE = 1e-6; /* speed (m/s) under which a squeezed ball stops */
 static const long JAM_MAX = 4096;     /* events at one instant before jammed balls stop */
 static const double DEEP = 1e-5;      /* behind a line by more than this: not against it */
+static const double HOP_MIN = 0.05;   /* a rebound off the slate slower than this (m/s; a hop
+                                       * of 0.13 mm) settles: the ball stays on the bed */
 
 /* ------------------------------------------------------------------ buffers */
 
@@ -207,7 +214,22 @@ static double quad_entry(double c0, double c1, double c2, double H) {
 /* ------------------------------------------------------------------ ball motion */
 
 static inline int moving(const Ball *b) {
-    return b->state == ST_SLIDING || b->state == ST_ROLLING;
+    return b->state == ST_SLIDING || b->state == ST_ROLLING || b->state == ST_AIRBORNE;
+}
+
+static inline int gone(const Ball *b) {
+    return b->state == ST_POCKETED || b->state == ST_OFF;
+}
+
+/* Height of the ball's lowest point above the slate, and its vertical velocity. */
+static inline double z_at(const Ball *b, double g, double t) {
+    if (b->state != ST_AIRBORNE) return 0;
+    double s = t - b->t0;
+    return b->z + (b->vz - 0.5 * g * s) * s;
+}
+
+static inline double vz_at(const Ball *b, double g, double t) {
+    return b->state == ST_AIRBORNE ? b->vz - g * (t - b->t0) : 0;
 }
 
 static inline void pos_at(const Ball *b, double t, double *x, double *y) {
@@ -236,6 +258,8 @@ static void set_state(Ball *b, const Phys *P, double t, double x, double y, doub
     b->t0 = t;
     b->x = x;
     b->y = y;
+    b->z = 0;
+    b->vz = 0;
     if (fabs(wz) <= EPS_W) wz = 0;
     double ux = vx - R * wy, uy = vy + R * wx;  /* slip of the contact point: v + R z x w */
     double u = norm2(ux, uy);
@@ -282,6 +306,59 @@ static void set_state(Ball *b, const Phys *P, double t, double x, double y, doub
         b->awz = 0;
         b->tz = wz != 0 ? INF : t;
     }
+}
+
+/* Start a flight at time t: the lowest point at height z >= 0 rising at vz; x, y move
+ * uniformly, z falls under gravity, the spin is kept (no air friction). It ends when the
+ * ball comes down to the slate (t_end), unless something else happens first. */
+static void set_air(Ball *b, const Phys *P, double t, double x, double y, double z, double vx,
+                    double vy, double vz, double wx, double wy, double wz) {
+    b->state = ST_AIRBORNE;
+    b->t0 = t;
+    b->x = x;
+    b->y = y;
+    b->z = z;
+    b->vx = vx;
+    b->vy = vy;
+    b->vz = vz;
+    b->ax = b->ay = b->awx = b->awy = b->awz = 0;
+    if (fabs(wz) <= EPS_W) wz = 0;
+    b->wx = wx;
+    b->wy = wy;
+    b->wz = wz;
+    b->tz = wz != 0 ? INF : t;
+    b->t_end = t + (vz + sqrt(vz * vz + 2 * P->g * fmax(z, 0))) / P->g;
+}
+
+/* The slate's answer to ball i meeting it at (x, y) with vertical velocity vz < 0 (coming
+ * down from a flight, or driven down by an elevated cue): a normal impulse with the
+ * slate's restitution e_t and Coulomb friction at the contact point with the cloth's mu_s,
+ * up to stopping the slip (an impulse of 2 m |u| / 7). The ball flies again when it
+ * rebounds faster than HOP_MIN, else it stays on the bed. Energy never increases: the
+ * vertical speed falls by e_t and friction only takes. Returns 1 when it flies again. */
+static int slate_bounce(Ball *b, const Phys *P, double t, double x, double y, double vx,
+                        double vy, double vz, const double w[3]) {
+    const double R = P->R;
+    double jn = -(1 + P->e_t) * vz;  /* normal impulse per unit mass */
+    double ux = vx - R * w[1], uy = vy + R * w[0], u = norm2(ux, uy);
+    double wx = w[0], wy = w[1];
+    if (u > 0 && jn > 0) {
+        double jt = fmin(P->mu_s * jn, 2 * u / 7);
+        ux /= u;
+        uy /= u;
+        vx -= jt * ux;
+        vy -= jt * uy;
+        double k = 2.5 * jt / R;  /* dw = R m (z x u^) jt / I */
+        wx -= k * uy;
+        wy += k * ux;
+    }
+    double up = -P->e_t * vz;
+    if (up > HOP_MIN) {
+        set_air(b, P, t, x, y, 0, vx, vy, up, wx, wy, w[2]);
+        return 1;
+    }
+    set_state(b, P, t, x, y, vx, vy, wx, wy, w[2]);
+    return 0;
 }
 
 /* Bounds of x0 + v t + a t^2 / 2 over [0, T]. */
@@ -346,8 +423,19 @@ static inline void dist_quartic(double Dx, double Dy, double Vx, double Vy, doub
     c[0] = Dx * Dx + Dy * Dy - r * r;
 }
 
-/* When two circles whose centres are apart by d(tau) = D + V tau + A tau^2 (A: half the
- * relative acceleration) first come to distance r while closing, within H; INF if not.
+/* The same in three dimensions (a pair with a ball in the air). */
+static inline void dist_quartic3(const double D[3], const double V[3], const double A[3],
+                                 double r, double c[5]) {
+    c[4] = A[0] * A[0] + A[1] * A[1] + A[2] * A[2];
+    c[3] = 2 * (A[0] * V[0] + A[1] * V[1] + A[2] * V[2]);
+    c[2] = V[0] * V[0] + V[1] * V[1] + V[2] * V[2] + 2 * (A[0] * D[0] + A[1] * D[1] + A[2] * D[2]);
+    c[1] = 2 * (V[0] * D[0] + V[1] * D[1] + V[2] * D[2]);
+    c[0] = D[0] * D[0] + D[1] * D[1] + D[2] * D[2] - r * r;
+}
+
+/* When two circles (or spheres) whose centres are apart by d(tau) = D + V tau + A tau^2 (A:
+ * half the relative acceleration) first come to distance r while closing, within H; INF if
+ * not.
  *
  * Exact for touching and nearly touching starts, where the quartic |d|^2 - r^2 is all
  * rounding noise near tau = 0: within TOUCH of contact, approach and separation are read
@@ -357,15 +445,16 @@ static inline void dist_quartic(double Dx, double Dy, double Vx, double Vy, doub
  * the quartic divided by tau (or tau^2 when it also parts with zero speed). A graze found
  * later (touching with a normal speed under V_MIN, not pressed) is no impact: the search
  * goes on from the grazing point the same way, so a re-entry after it is never lost. */
-static double contact_time(double Dx, double Dy, double Vx, double Vy, double Ax, double Ay,
-                           double r, double H) {
+static double contact_time3(const double D0[3], const double V0[3], const double A[3], double r,
+                            double H) {
+    double D[3] = {D0[0], D0[1], D0[2]}, V[3] = {V0[0], V0[1], V0[2]};
     double t = 0;
     for (int it = 0; it < 8; it++) {
         double c[5];
-        dist_quartic(Dx, Dy, Vx, Vy, Ax, Ay, r, c);
-        double d = norm2(Dx, Dy), tau;
+        dist_quartic3(D, V, A, r, c);
+        double d = sqrt(D[0] * D[0] + D[1] * D[1] + D[2] * D[2]), tau;
         if (d - r <= TOUCH) {
-            double vn = (Dx * Vx + Dy * Vy) / d;  /* separation speed */
+            double vn = (D[0] * V[0] + D[1] * V[1] + D[2] * V[2]) / d;  /* separation speed */
             if (vn < -V_MIN || (vn <= 0 && c[2] < -r * A_MIN)) return t;
             int k = 1;  /* |d|^2 - r^2 = tau^k q(tau), q(0) > 0 or q(0) = 0 and rising */
             if (!(c[1] > 0)) {
@@ -380,17 +469,25 @@ static double contact_time(double Dx, double Dy, double Vx, double Vy, double Ax
         }
         if (tau == INF) return INF;
         t += tau;
-        Dx += (Vx + Ax * tau) * tau;
-        Dy += (Vy + Ay * tau) * tau;
-        Vx += 2 * Ax * tau;
-        Vy += 2 * Ay * tau;
-        double d2 = norm2(Dx, Dy);
-        double vn = (Dx * Vx + Dy * Vy) / d2;
-        double c2 = Vx * Vx + Vy * Vy + 2 * (Ax * Dx + Ay * Dy);
+        for (int k = 0; k < 3; k++) {
+            D[k] += (V[k] + A[k] * tau) * tau;
+            V[k] += 2 * A[k] * tau;
+        }
+        double d2 = sqrt(D[0] * D[0] + D[1] * D[1] + D[2] * D[2]);
+        double vn = (D[0] * V[0] + D[1] * V[1] + D[2] * V[2]) / d2;
+        double c2 = V[0] * V[0] + V[1] * V[1] + V[2] * V[2] +
+                    2 * (A[0] * D[0] + A[1] * D[1] + A[2] * D[2]);
         if (vn < -V_MIN || c2 < -r * A_MIN) return t;  /* an impact, or pressed together */
         if (!(tau > 0) && d2 - r <= TOUCH) return INF;  /* (closing at third order only) */
     }
     return INF;
+}
+
+/* The same in the plane (adding the zero third components changes no bit). */
+static inline double contact_time(double Dx, double Dy, double Vx, double Vy, double Ax,
+                                  double Ay, double r, double H) {
+    const double D[3] = {Dx, Dy, 0}, V[3] = {Vx, Vy, 0}, A[3] = {Ax, Ay, 0};
+    return contact_time3(D, V, A, r, H);
 }
 
 /* When the ball first touches circle C (centre distance C->r) while approaching it;
@@ -408,6 +505,141 @@ static double circle_hit(const Circle *C, double x, double y, double vx, double 
     return poly_entry(c, 4, H);
 }
 
+/* ------------------------------------------------------------------ in the air */
+
+static int inside_outline(const Table *tb, double x, double y);
+
+/* The pocket whose neighbourhood (the box around its fall circle, facings and knuckles)
+ * holds (x, y), or -1. */
+static int pocket_near(const Table *tb, double x, double y) {
+    for (int p = 0; p < N_POCKETS; p++) {
+        const Pocket *Q = &tb->pocket[p];
+        if (x >= Q->x0 && x <= Q->x1 && y >= Q->y0 && y <= Q->y1) return p;
+    }
+    return -1;
+}
+
+/* An airborne ball (centre x, y moving uniformly at vx, vy; lowest point at z rising at vz)
+ * against the line L of a cushion or jaw facing, a vertical face up to the nose at height
+ * h with a flat top beyond it: the first contact within H, INF if none; *edge says whether
+ * it is the nose edge (the centre above h: the sphere meets the edge line, a quartic) or
+ * the face (the centre at or below h, at distance R from the line). Contacts are taken
+ * while closing, with the touching start read from the velocity as in contact_time. */
+static double air_line_hit(const Line *L, const Phys *P, double x, double y, double z,
+                           double vx, double vy, double vz, double H, int *edge) {
+    const double R = P->R, h = P->h, g = P->g;
+    const double c0 = (x - L->px) * L->nx + (y - L->py) * L->ny;
+    const double c1 = vx * L->nx + vy * L->ny;
+    const double s0 = (x - L->px) * L->tx + (y - L->py) * L->ty;
+    const double s1 = vx * L->tx + vy * L->ty;
+    double best = INF;
+    if (c1 < -V_MIN && c0 - R >= -DEEP) {
+        double tau = c0 - R <= TOUCH ? 0 : (R - c0) / c1;
+        if (tau <= H) {
+            double zt = z + (vz - 0.5 * g * tau) * tau, st = s0 + s1 * tau;
+            if (zt + R <= h && st >= -EXT && st <= L->len + EXT) {
+                best = tau;
+                *edge = 0;
+            }
+        }
+    }
+    /* the edge: c^2 + (zc - h)^2 = R^2 with zc = R + z the centre's height */
+    const double d0 = z + R - h, d1 = vz, d2 = -0.5 * g;
+    double q[5] = {c0 * c0 + d0 * d0 - R * R, 2 * (c0 * c1 + d0 * d1),
+                   c1 * c1 + d1 * d1 + 2 * d0 * d2, 2 * d1 * d2, d2 * d2};
+    const double Hq = fmin(best, H);
+    double tau;
+    double dist = sqrt(c0 * c0 + d0 * d0);
+    if (dist - R <= TOUCH && c0 >= 0 && d0 > 0) {
+        if (c0 * c1 + d0 * d1 < -V_MIN * dist) {
+            tau = 0;  /* touching and closing */
+        } else {      /* touching and parting: the next contact, tau divided out */
+            double r3[4] = {q[1], q[2], q[3], q[4]};
+            if (!(r3[0] > 0)) return best;
+            tau = poly_entry(r3, 3, Hq);
+        }
+    } else {
+        tau = poly_entry(q, 4, Hq);
+    }
+    if (tau < best) {
+        double ct = c0 + c1 * tau, dt = d0 + (d1 + d2 * tau) * tau, st = s0 + s1 * tau;
+        if (ct >= 0 && dt > 0 && st >= -EXT && st <= L->len + EXT) {
+            best = tau;
+            *edge = 1;
+        }
+    }
+    return best;
+}
+
+/* The next static event of an airborne ball, other than coming down on the slate (its
+ * t_end): a cushion's or facing's face or nose edge, a knuckle (a vertical cylinder up to
+ * h: met while the ball's lowest point is below h, else passed over), coming down to the
+ * height h over a knuckle (its top) or over the cushions' top and the rail (outside the
+ * bed's outline and away from the pockets: off the table), or crossing the rail's outer
+ * edge (off the table). */
+static void find_static_air(const Sim *S, int i, double tnow, Cand *out) {
+    const Ball *b = &S->b[i];
+    const Table *tb = S->tb;
+    const Phys *P = &tb->ph;
+    const double h = P->h, g = P->g;
+    double H = b->t_end - tnow;
+    if (!(H >= 0)) return;
+    double x, y;
+    pos_at(b, tnow, &x, &y);
+    const double vx = b->vx, vy = b->vy;
+    const double z = z_at(b, g, tnow), vz = vz_at(b, g, tnow);
+    double best = H;
+    int kind = SK_NONE, obj = -1, edge = 0;
+    for (int k = 0; k < N_CUSHIONS; k++) {
+        double tau = air_line_hit(&tb->cushion[k], P, x, y, z, vx, vy, vz, best, &edge);
+        if (tau < best) { best = tau; kind = edge ? SK_EDGE : SK_CUSHION; obj = k; }
+    }
+    for (int p = 0; p < N_POCKETS; p++) {
+        const Pocket *Q = &tb->pocket[p];
+        for (int f = 0; f < 2; f++) {
+            double tau = air_line_hit(&Q->facing[f], P, x, y, z, vx, vy, vz, best, &edge);
+            if (tau < best) { best = tau; kind = edge ? SK_FEDGE : SK_FACING; obj = 2 * p + f; }
+        }
+        for (int k = 0; k < 2; k++) {
+            double tau = circle_hit(&Q->knuckle[k], x, y, vx, vy, 0, 0, best, 0);
+            if (tau < best && z + (vz - 0.5 * g * tau) * tau < h) {
+                best = tau;
+                kind = SK_KNUCKLE;
+                obj = 2 * p + k;
+            }
+        }
+    }
+    /* coming down to the height h (the top of cushions, jaws and rail) */
+    double disc = vz * vz + 2 * g * (z - h);
+    if (disc >= 0) {
+        double tau = (vz + sqrt(disc)) / g;
+        if (tau >= 0 && tau < best && (tau > 0 || vz < 0)) {
+            double xh = x + vx * tau, yh = y + vy * tau;
+            int p = pocket_near(tb, xh, yh), top = SK_NONE, o = -1;
+            if (p >= 0) {
+                for (int k = 0; k < 2; k++) {
+                    const Circle *C = &tb->pocket[p].knuckle[k];
+                    if (norm2(xh - C->cx, yh - C->cy) < C->r) { top = SK_KTOP; o = 2 * p + k; }
+                }
+            } else if (!inside_outline(tb, xh, yh)) {
+                top = SK_TOP;
+            }
+            if (top != SK_NONE) { best = tau; kind = top; obj = o; }
+        }
+    }
+    /* past the rail's outer edge */
+    const double W = P->rail_w;
+    double tx = vx > 0 ? (tb->bx1 + W - x) / vx : vx < 0 ? (tb->bx0 - W - x) / vx : INF;
+    double ty = vy > 0 ? (tb->by1 + W - y) / vy : vy < 0 ? (tb->by0 - W - y) / vy : INF;
+    double tout = fmax(0, fmin(tx, ty));
+    if (tout < best) { best = tout; kind = SK_OUT; obj = -1; }
+    if (kind != SK_NONE) {
+        out->t = tnow + best;
+        out->kind = kind;
+        out->obj = obj;
+    }
+}
+
 static void find_static(const Sim *S, int i, double tnow, Cand *out) {
     const Ball *b = &S->b[i];
     const Table *tb = S->tb;
@@ -415,6 +647,10 @@ static void find_static(const Sim *S, int i, double tnow, Cand *out) {
     out->t = INF;
     out->kind = SK_NONE;
     out->obj = -1;
+    if (b->state == ST_AIRBORNE) {
+        find_static_air(S, i, tnow, out);
+        return;
+    }
     if (!moving(b)) return;
     double H = b->t_end - tnow;
     if (!(H > 0)) return;
@@ -466,9 +702,40 @@ static double baulk_time(const Sim *S, int i, double tnow) {
     return tnow + tau;
 }
 
-static double pair_time(const Sim *S, int i, int j, double tnow) {
+/* A pair with a ball in the air (i < j): the first 3-D contact, or the airborne ball first
+ * coming above part of the other (the horizontal distance of the centres entering 2R,
+ * reported once per flight: S->over), within H; *kind says which. */
+static double pair_time_air(const Sim *S, int i, int j, double tnow, double H, int *kind) {
     const Ball *a = &S->b[i], *b = &S->b[j];
-    if (a->state == ST_POCKETED || b->state == ST_POCKETED) return INF;
+    const double g = S->tb->ph.g, r = 2 * S->tb->ph.R;
+    double xa, ya, vxa, vya, xb, yb, vxb, vyb;
+    pos_at(a, tnow, &xa, &ya);
+    vel_at(a, tnow, &vxa, &vya);
+    pos_at(b, tnow, &xb, &yb);
+    vel_at(b, tnow, &vxb, &vyb);
+    double D[3] = {xb - xa, yb - ya, z_at(b, g, tnow) - z_at(a, g, tnow)};
+    double V[3] = {vxb - vxa, vyb - vya, vz_at(b, g, tnow) - vz_at(a, g, tnow)};
+    double A[3] = {0.5 * (b->ax - a->ax), 0.5 * (b->ay - a->ay),
+                   0.5 * g * ((a->state == ST_AIRBORNE) - (b->state == ST_AIRBORNE))};
+    double reach = sqrt(V[0] * V[0] + V[1] * V[1] + V[2] * V[2]) * H +
+                   sqrt(A[0] * A[0] + A[1] * A[1] + A[2] * A[2]) * H * H;
+    if (norm2(D[0], D[1]) - r > reach) return INF;
+    double tau = contact_time3(D, V, A, r, H);
+    *kind = PK_CONTACT;
+    if (!S->over[i * S->n + j]) {
+        double tov = contact_time(D[0], D[1], V[0], V[1], A[0], A[1], r, fmin(tau, H));
+        if (tov < tau) {
+            tau = tov;
+            *kind = PK_OVER;
+        }
+    }
+    return tau == INF ? INF : tnow + tau;
+}
+
+static double pair_time(const Sim *S, int i, int j, double tnow, int *kind) {
+    const Ball *a = &S->b[i], *b = &S->b[j];
+    *kind = PK_CONTACT;
+    if (gone(a) || gone(b)) return INF;
     int ma = moving(a), mb = moving(b);
     if (!ma && !mb) return INF;
     double H = INF;
@@ -476,6 +743,8 @@ static double pair_time(const Sim *S, int i, int j, double tnow) {
     if (mb) H = fmin(H, fmin(b->t_end, S->stat[j].t));
     H -= tnow;
     if (!(H > 0)) return INF;
+    if (a->state == ST_AIRBORNE || b->state == ST_AIRBORNE)
+        return pair_time_air(S, i, j, tnow, H, kind);
     double xa, ya, vxa, vya, xb, yb, vxb, vyb;
     pos_at(a, tnow, &xa, &ya);
     vel_at(a, tnow, &vxa, &vya);
@@ -502,9 +771,10 @@ static void push_event(Sim *S, double t, int kind, int a, int b, int cushion, in
 static void push_segment(Sim *S, int i, double t1) {
     const Ball *b = &S->b[i];
     if (!S->seg || !(t1 > b->t0)) return;
-    double s[15] = {i, b->t0, t1, b->x, b->y, b->vx, b->vy, b->ax, b->ay,
-                    b->wx, b->wy, b->wz, b->awx, b->awy, b->awz};
-    if (buf_push(S->seg, s, 15)) S->oom = 1;
+    double s[SEG_SIZE] = {i,     b->t0, t1,    b->x,  b->y,  b->vx, b->vy, b->ax, b->ay,
+                          b->wx, b->wy, b->wz, b->awx, b->awy, b->awz, b->z, b->vz,
+                          b->state == ST_AIRBORNE ? -S->tb->ph.g : 0};
+    if (buf_push(S->seg, s, SEG_SIZE)) S->oom = 1;
 }
 
 /* ------------------------------------------------------------------ collisions */
@@ -607,6 +877,8 @@ static void resolve_cushion(Sim *S, int i, double t, double Nx, double Ny) {
     pos_at(b, t, &x, &y);
     vel_at(b, t, &vx, &vy);
     spin_at(b, t, w);
+    const int air = b->state == ST_AIRBORNE;
+    const double z = z_at(b, P->g, t), vz = vz_at(b, P->g, t);
     /* cushion frame: X towards the cushion, Y = z x X along it, Z up */
     const double Tx = -Ny, Ty = Nx;
     CushionState s = {vx * Nx + vy * Ny, vx * Tx + vy * Ty, w[0] * Nx + w[1] * Ny,
@@ -617,6 +889,12 @@ static void resolve_cushion(Sim *S, int i, double t, double Nx, double Ny) {
      * endless tiny bounces: settle it against the cushion instead (no normal velocity, no
      * normal slip). This only removes energy. */
     double ux = u - R * oy, uy = v + R * ox, us = norm2(ux, uy);
+    if (air) {  /* in the air: the same model in the plane, the flight goes on */
+        push_segment(S, i, t);
+        set_air(b, P, t, x, y, z, u * Nx + v * Tx, u * Ny + v * Ty, vz, ox * Nx + oy * Tx,
+                ox * Ny + oy * Ty, oz);
+        return;
+    }
     if (us > EPS_U) {
         double toward = -P->slide_dec * ux / us;  /* acceleration towards the cushion */
         if (toward > 0 && u <= 0 && u * u < 2 * toward * D_SETTLE) {
@@ -627,6 +905,163 @@ static void resolve_cushion(Sim *S, int i, double t, double Nx, double Ny) {
     push_segment(S, i, t);
     set_state(b, P, t, x, y, u * Nx + v * Tx, u * Ny + v * Ty, ox * Nx + oy * Tx,
               ox * Ny + oy * Ty, oz);
+}
+
+/* An airborne ball meets the nose edge of line L (a cushion or jaw facing) at height h:
+ * Newton's restitution e_c along the normal from the edge to the centre (three
+ * dimensions), no friction; the flight goes on (up, over or back). Energy only falls. */
+static void edge_impact(Sim *S, int i, double t, const Line *L) {
+    const Phys *P = &S->tb->ph;
+    Ball *b = &S->b[i];
+    double x, y, vx, vy, w[3];
+    pos_at(b, t, &x, &y);
+    vel_at(b, t, &vx, &vy);
+    spin_at(b, t, w);
+    double z = z_at(b, P->g, t), vz = vz_at(b, P->g, t);
+    double c = (x - L->px) * L->nx + (y - L->py) * L->ny, dz = z + P->R - P->h;
+    double d = sqrt(c * c + dz * dz);
+    double nx = L->nx * c / d, ny = L->ny * c / d, nz = dz / d;
+    double vn = vx * nx + vy * ny + vz * nz;
+    if (vn < 0) {
+        double k = (1 + P->e_c) * vn;
+        vx -= k * nx;
+        vy -= k * ny;
+        vz -= k * nz;
+    }
+    push_segment(S, i, t);
+    set_air(b, P, t, x, y, z, vx, vy, vz, w[0], w[1], w[2]);
+}
+
+/* The ball is off the table at (x, y): it stays there, out of play. The event names the
+ * cushion it went over (the nearest), or the pocket it flew off over. */
+static void go_off(Sim *S, int i, double t) {
+    const Table *tb = S->tb;
+    Ball *b = &S->b[i];
+    double x, y;
+    pos_at(b, t, &x, &y);
+    push_segment(S, i, t);
+    set_state(b, &tb->ph, t, x, y, 0, 0, 0, 0, 0);
+    b->state = ST_OFF;
+    b->t_end = INF;
+    int p = pocket_near(tb, x, y), c = -1;
+    if (p < 0) {
+        double dmin = INF;
+        for (int k = 0; k < N_CUSHIONS; k++) {
+            const Line *L = &tb->cushion[k];
+            double s = fmax(0, fmin(L->len, (x - L->px) * L->tx + (y - L->py) * L->ty));
+            double d = norm2(x - (L->px + s * L->tx), y - (L->py + s * L->ty));
+            if (d < dmin) { dmin = d; c = k; }
+        }
+    }
+    push_event(S, t, EV_OFF_TABLE, i, -1, c, p, 0);
+}
+
+static void go_in(Sim *S, int i, double t, int p) {
+    Ball *b = &S->b[i];
+    double x, y;
+    pos_at(b, t, &x, &y);
+    push_segment(S, i, t);
+    set_state(b, &S->tb->ph, t, x, y, 0, 0, 0, 0, 0);
+    b->state = ST_POCKETED;
+    b->t_end = INF;
+    push_event(S, t, EV_POCKET, i, -1, -1, p, 0);
+}
+
+static void clear_over(Sim *S, int i) {
+    for (int j = 0; j < S->n; j++) S->over[i * S->n + j] = S->over[j * S->n + i] = 0;
+}
+
+/* An airborne ball comes down to the slate at t: into a pocket when its centre is over a
+ * pocket's fall circle or past a mouth (beyond the outline, by a pocket), off the table
+ * when beyond the outline elsewhere (the nose edges keep this from happening), else it
+ * bounces (slate_bounce) and flies again or rolls on. */
+static void land(Sim *S, int i, double t) {
+    const Table *tb = S->tb;
+    const Phys *P = &tb->ph;
+    Ball *b = &S->b[i];
+    double x, y, vx, vy, w[3];
+    pos_at(b, t, &x, &y);
+    vel_at(b, t, &vx, &vy);
+    spin_at(b, t, w);
+    double vz = vz_at(b, P->g, t);
+    clear_over(S, i);
+    for (int p = 0; p < N_POCKETS; p++) {
+        const Circle *F = &tb->pocket[p].fall;
+        if (norm2(x - F->cx, y - F->cy) < F->r) { go_in(S, i, t, p); return; }
+    }
+    if (!inside_outline(tb, x, y)) {
+        int p = pocket_near(tb, x, y);
+        if (p >= 0) go_in(S, i, t, p); else go_off(S, i, t);
+        return;
+    }
+    push_segment(S, i, t);
+    int again = slate_bounce(b, P, t, x, y, vx, vy, vz, w);
+    push_event(S, t, EV_LAND, i, -1, -1, -1, 0);
+    if (again) push_event(S, t, EV_AIRBORNE, i, -1, -1, -1, 0);
+}
+
+/* Ball-ball impulse with a ball in the air: as resolve_pair (restitution e_b on the normal
+ * impulse, Alciatore's friction up to stopping the slip), along the 3-D line of centres.
+ * The part of the impulse that would push a ball on the bed down into the slate is taken
+ * by the slate; a ball on the bed pushed up faster than HOP_MIN leaves it (*up_a, *up_b). */
+static void resolve_pair_air(Sim *S, int i, int j, double t, int *up_a, int *up_b) {
+    const Phys *P = &S->tb->ph;
+    const double R = P->R, m = P->m, g = P->g;
+    Ball *B2[2] = {&S->b[i], &S->b[j]};
+    double p[2][3], v[2][3], w[2][3];
+    int air[2];
+    for (int k = 0; k < 2; k++) {
+        Ball *b = B2[k];
+        pos_at(b, t, &p[k][0], &p[k][1]);
+        vel_at(b, t, &v[k][0], &v[k][1]);
+        spin_at(b, t, w[k]);
+        p[k][2] = z_at(b, g, t);
+        v[k][2] = vz_at(b, g, t);
+        air[k] = b->state == ST_AIRBORNE;
+    }
+    double n[3] = {p[1][0] - p[0][0], p[1][1] - p[0][1], p[1][2] - p[0][2]};
+    double d = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    for (int k = 0; k < 3; k++) n[k] /= d;
+    double dv[3] = {v[0][0] - v[1][0], v[0][1] - v[1][1], v[0][2] - v[1][2]};
+    double vn = dv[0] * n[0] + dv[1] * n[1] + dv[2] * n[2];  /* approach speed */
+    double Jn = vn > 0 ? 0.5 * m * (1 + P->e_b) * vn : 0;
+    double ws[3] = {w[0][0] + w[1][0], w[0][1] + w[1][1], w[0][2] + w[1][2]};
+    /* slip of A's surface against B's at the contact: dv + R (w1 + w2) x n, tangential */
+    double sl[3] = {dv[0] + R * (ws[1] * n[2] - ws[2] * n[1]),
+                    dv[1] + R * (ws[2] * n[0] - ws[0] * n[2]),
+                    dv[2] + R * (ws[0] * n[1] - ws[1] * n[0])};
+    double sn = sl[0] * n[0] + sl[1] * n[1] + sl[2] * n[2];
+    for (int k = 0; k < 3; k++) sl[k] -= sn * n[k];
+    double sm = sqrt(sl[0] * sl[0] + sl[1] * sl[1] + sl[2] * sl[2]);
+    double J[3] = {-Jn * n[0], -Jn * n[1], -Jn * n[2]};  /* on A; B gets the opposite */
+    if (sm > 0 && Jn > 0) {
+        double mu = P->mu_b_a + P->mu_b_b * exp(-P->mu_b_c * sm);
+        double Jt = fmin(mu * Jn, m * sm / 7);
+        for (int k = 0; k < 3; k++) J[k] -= Jt * sl[k] / sm;
+    }
+    double kk = R / P->I;  /* both balls: dw = R (n x J_A) / I */
+    double dw[3] = {kk * (n[1] * J[2] - n[2] * J[1]), kk * (n[2] * J[0] - n[0] * J[2]),
+                    kk * (n[0] * J[1] - n[1] * J[0])};
+    int *up[2] = {up_a, up_b};
+    for (int k = 0; k < 2; k++) {
+        double sgn = k == 0 ? 1 : -1;
+        double nv[3], nw[3];
+        for (int q = 0; q < 3; q++) {
+            nv[q] = v[k][q] + sgn * J[q] / m;
+            nw[q] = w[k][q] + dw[q];
+        }
+        push_segment(S, k == 0 ? i : j, t);
+        *up[k] = 0;
+        if (air[k]) {
+            set_air(B2[k], P, t, p[k][0], p[k][1], p[k][2], nv[0], nv[1], nv[2], nw[0], nw[1],
+                    nw[2]);
+        } else if (nv[2] > HOP_MIN) {
+            set_air(B2[k], P, t, p[k][0], p[k][1], 0, nv[0], nv[1], nv[2], nw[0], nw[1], nw[2]);
+            *up[k] = 1;
+        } else {
+            set_state(B2[k], P, t, p[k][0], p[k][1], nv[0], nv[1], nw[0], nw[1], nw[2]);
+        }
+    }
 }
 
 /* ------------------------------------------------------------------ the loop */
@@ -641,7 +1076,7 @@ static void refresh_pairs(Sim *S, int i, double t) {
     for (int j = 0; j < n; j++) {
         if (j == i) continue;
         int a = i < j ? i : j, b = i < j ? j : i;
-        S->pair[a * n + b] = pair_time(S, a, b, t);
+        S->pair[a * n + b] = pair_time(S, a, b, t, &S->pkind[a * n + b]);
     }
 }
 
@@ -653,7 +1088,9 @@ static void refresh_pairs(Sim *S, int i, double t) {
  * chains that do settle take at most a few thousand events). */
 static void stop_squeezed(Sim *S, int i, double t, long same) {
     Ball *b = &S->b[i];
-    if (!moving(b) || (same <= JAM_MAX && norm2(b->vx, b->vy) >= V_SQUEEZE)) return;
+    if (!moving(b) || b->state == ST_AIRBORNE ||
+        (same <= JAM_MAX && norm2(b->vx, b->vy) >= V_SQUEEZE))
+        return;
     double x, y, w[3];
     pos_at(b, t, &x, &y);
     spin_at(b, t, w);
@@ -672,14 +1109,30 @@ int kernel_run_shot(Sim *S, const double *pos, int cue, const double *launch,
         b->side = pos[2 * i + 1] > tb->baulk_y ? 1 : -1;
         b->t_side = -1;
     }
-    set_state(&S->b[cue], P, 0, pos[2 * cue], pos[2 * cue + 1], launch[0], launch[1],
-              launch[2], launch[3], launch[4]);
+    memset(S->over, 0, (size_t)n * (size_t)n);
+    S->oom = 0;
+    /* the cue's push down into the slate (an elevated cue) is answered by the slate; a
+     * launch upwards leaves the bed at once */
+    Ball *cb = &S->b[cue];
+    const double lw[3] = {launch[2], launch[3], launch[4]}, lvz = launch[5];
+    int up = 0;
+    if (lvz < 0) {
+        up = slate_bounce(cb, P, 0, pos[2 * cue], pos[2 * cue + 1], launch[0], launch[1], lvz, lw);
+    } else if (lvz > 0) {
+        set_air(cb, P, 0, pos[2 * cue], pos[2 * cue + 1], 0, launch[0], launch[1], lvz, lw[0],
+                lw[1], lw[2]);
+        up = 1;
+    } else {
+        set_state(cb, P, 0, pos[2 * cue], pos[2 * cue + 1], launch[0], launch[1], lw[0], lw[1],
+                  lw[2]);
+    }
+    if (up) push_event(S, 0, EV_AIRBORNE, cue, -1, -1, -1, 0);
     for (int i = 0; i < n; i++) refresh_ball(S, i, 0);
     for (int i = 0; i < n; i++)
-        for (int j = i + 1; j < n; j++) S->pair[i * n + j] = pair_time(S, i, j, 0);
+        for (int j = i + 1; j < n; j++)
+            S->pair[i * n + j] = pair_time(S, i, j, 0, &S->pkind[i * n + j]);
     double tlast = 0;
     long count = 0, same = 0;
-    S->oom = 0;
     for (;;) {
         double best = INF;
         int cls = -1, bi = -1, bj = -1;
@@ -698,7 +1151,11 @@ int kernel_run_shot(Sim *S, const double *pos, int cue, const double *launch,
         const double t = best;
         same = t == tlast ? same + 1 : 0;
         tlast = t;
-        if (cls == C_TRANS) {
+        if (cls == C_TRANS && S->b[bi].state == ST_AIRBORNE) {
+            land(S, bi, t);
+            refresh_ball(S, bi, t);
+            refresh_pairs(S, bi, t);
+        } else if (cls == C_TRANS) {
             Ball *b = &S->b[bi];
             double x, y, vx, vy, w[3];
             pos_at(b, t, &x, &y);
@@ -735,12 +1192,38 @@ int kernel_run_shot(Sim *S, const double *pos, int cue, const double *launch,
                 double dx = C->cx - x, dy = C->cy - y, d = norm2(dx, dy);
                 resolve_cushion(S, bi, t, dx / d, dy / d);
                 push_event(S, t, EV_CUSHION, bi, -1, -1, c.obj / 2, 0);
-            } else {
-                push_segment(S, bi, t);
-                set_state(b, P, t, x, y, 0, 0, 0, 0, 0);
-                b->state = ST_POCKETED;
-                b->t_end = INF;
-                push_event(S, t, EV_POCKET, bi, -1, -1, c.obj, 0);
+            } else if (c.kind == SK_FALL) {
+                go_in(S, bi, t, c.obj);
+            } else if (c.kind == SK_EDGE) {
+                edge_impact(S, bi, t, &tb->cushion[c.obj]);
+                push_event(S, t, EV_CUSHION, bi, -1, c.obj, -1, 0);
+            } else if (c.kind == SK_FEDGE) {
+                edge_impact(S, bi, t, &tb->pocket[c.obj / 2].facing[c.obj % 2]);
+                push_event(S, t, EV_CUSHION, bi, -1, -1, c.obj / 2, 0);
+            } else if (c.kind == SK_KTOP) {
+                /* down on a knuckle's top: bounces up (e_c), or rests there: off the table */
+                double vx, vy, w[3], z = z_at(b, P->g, t), vz = vz_at(b, P->g, t);
+                vel_at(b, t, &vx, &vy);
+                spin_at(b, t, w);
+                push_event(S, t, EV_CUSHION, bi, -1, -1, c.obj / 2, 0);
+                if (-P->e_c * vz > HOP_MIN) {
+                    push_segment(S, bi, t);
+                    set_air(b, P, t, x, y, z, vx, vy, -P->e_c * vz, w[0], w[1], w[2]);
+                } else {
+                    go_off(S, bi, t);
+                }
+            } else if (c.kind == SK_OUT && z_at(b, P->g, t) + P->R < P->h) {
+                /* low through the back of a pocket: into it */
+                int p = pocket_near(tb, x, y);
+                double dmin = INF;
+                for (int q = 0; p < 0 && q < N_POCKETS; q++) {
+                    const Circle *F = &tb->pocket[q].fall;
+                    double d = norm2(x - F->cx, y - F->cy);
+                    if (d < dmin) dmin = d, p = q;
+                }
+                go_in(S, bi, t, p);
+            } else {  /* SK_TOP, SK_OUT */
+                go_off(S, bi, t);
             }
             if (same > SAME_MAX) stop_squeezed(S, bi, t, same);
             refresh_ball(S, bi, t);
@@ -751,9 +1234,21 @@ int kernel_run_shot(Sim *S, const double *pos, int cue, const double *launch,
             b->side = -b->side;
             b->t_side = t;
             S->baulk[bi] = baulk_time(S, bi, t);
+        } else if (S->pkind[bi * n + bj] == PK_OVER) {
+            /* an airborne ball comes above part of another: the higher one first */
+            S->over[bi * n + bj] = 1;
+            int hi = z_at(&S->b[bi], P->g, t) >= z_at(&S->b[bj], P->g, t) ? bi : bj;
+            push_event(S, t, EV_OVER, hi, hi == bi ? bj : bi, -1, -1, 0);
+            S->pair[bi * n + bj] = pair_time(S, bi, bj, t, &S->pkind[bi * n + bj]);
         } else {
-            resolve_pair(S, bi, bj, t);
+            int up_a = 0, up_b = 0;
+            if (S->b[bi].state == ST_AIRBORNE || S->b[bj].state == ST_AIRBORNE)
+                resolve_pair_air(S, bi, bj, t, &up_a, &up_b);
+            else
+                resolve_pair(S, bi, bj, t);
             push_event(S, t, EV_BALL_BALL, bi, bj, -1, -1, 0);
+            if (up_a) { clear_over(S, bi); push_event(S, t, EV_AIRBORNE, bi, -1, -1, -1, 0); }
+            if (up_b) { clear_over(S, bj); push_event(S, t, EV_AIRBORNE, bj, -1, -1, -1, 0); }
             if (same > SAME_MAX) {
                 stop_squeezed(S, bi, t, same);
                 stop_squeezed(S, bj, t, same);
@@ -771,7 +1266,7 @@ int kernel_run_shot(Sim *S, const double *pos, int cue, const double *launch,
     for (int i = 0; i < n; i++)
         if (S->b[i].state == ST_SPINNING) *duration = INF;
     for (int i = 0; i < n; i++)
-        if (S->b[i].state != ST_POCKETED) push_segment(S, i, tlast);
+        if (!gone(&S->b[i])) push_segment(S, i, tlast);
     return S->oom ? -1 : 0;
 }
 
@@ -845,6 +1340,7 @@ int kernel_set_phys(Phys *P, const double *p, int model, long max_events) {
     P->e_b = p[6]; P->e_c = p[7]; P->f_c = p[8]; P->h = p[9];
     P->mu_b_a = p[10]; P->mu_b_b = p[11]; P->mu_b_c = p[12];
     P->e_c_drop = p[13]; P->e_c_speed = p[14];
+    P->e_t = p[15]; P->rail_w = p[16];
     P->max_events = max_events;
     P->I = 0.4 * P->m * P->R * P->R;
     P->slide_dec = P->mu_s * P->g;
@@ -908,6 +1404,14 @@ int kernel_set_geometry(Table *tb, const double *g, ptrdiff_t ng) {
     if (no < 3 || no > MAX_OUTLINE || k + 2 * no != ng) return -1;
     tb->n_outline = no;
     memcpy(tb->outline, g + k, (size_t)(2 * no) * sizeof(double));
+    tb->bx0 = tb->bx1 = tb->outline[0];
+    tb->by0 = tb->by1 = tb->outline[1];
+    for (int q = 1; q < no; q++) {
+        tb->bx0 = fmin(tb->bx0, tb->outline[2 * q]);
+        tb->bx1 = fmax(tb->bx1, tb->outline[2 * q]);
+        tb->by0 = fmin(tb->by0, tb->outline[2 * q + 1]);
+        tb->by1 = fmax(tb->by1, tb->outline[2 * q + 1]);
+    }
     return 0;
 }
 

@@ -14,13 +14,18 @@
 #define N_POCKETS 6
 #define MAX_OUTLINE 64
 
-/* Motion states. */
-enum { ST_STATIONARY, ST_SPINNING, ST_SLIDING, ST_ROLLING, ST_POCKETED };
+/* Motion states (ST_AIRBORNE: in flight above the slate; ST_OFF: off the table). */
+enum { ST_STATIONARY, ST_SPINNING, ST_SLIDING, ST_ROLLING, ST_POCKETED, ST_AIRBORNE, ST_OFF };
 /* Event kinds, in the order of onered.physics.types.EventKind. */
 enum {
     EV_BALL_BALL, EV_CUSHION, EV_POCKET, EV_BAULK,
-    EV_SLIDE_ROLL, EV_ROLL_SPIN, EV_ROLL_STOP, EV_SPIN_STOP
+    EV_SLIDE_ROLL, EV_ROLL_SPIN, EV_ROLL_STOP, EV_SPIN_STOP,
+    EV_AIRBORNE, EV_LAND, EV_OVER, EV_OFF_TABLE, N_EVENT_KINDS
 };
+/* Doubles per launch (vx, vy, wx, wy, wz, vz) and per output segment (ball, t0, t1, x, y,
+ * vx, vy, ax, ay, w(3), dw(3), z, vz, az). */
+#define LAUNCH_SIZE 6
+#define SEG_SIZE 18
 /* Why a ball may not stand where it is (kernel_check_point, kernel_check_positions);
  * mirrored by onered.physics.engine.Placement. */
 enum {
@@ -30,6 +35,8 @@ enum {
 typedef struct {
     double R, m, g, mu_s, mu_r, mu_sp, e_b, e_c, f_c, h, mu_b_a, mu_b_b, mu_b_c;
     double e_c_drop, e_c_speed;
+    double e_t;        /* ball-slate restitution */
+    double rail_w;     /* the cushion's top and the rail, beyond the nose line (m) */
     double I;          /* 2/5 m R^2 */
     double slide_dec;  /* mu_s g */
     double roll_dec;   /* mu_r g */
@@ -64,11 +71,13 @@ typedef struct {
     double baulk_y;
     int n_outline;
     double outline[2 * MAX_OUTLINE];
+    double bx0, bx1, by0, by1;  /* the outline's bounding box */
 } Table;
 
 typedef struct {
     int state;
     double t0, x, y, vx, vy, wx, wy, wz; /* state at t0 */
+    double z, vz;                        /* height of the lowest point, vertical velocity */
     double ax, ay, awx, awy, awz;        /* constant accelerations during this state */
     double tz;                           /* when w_z reaches zero (then stays zero) */
     double t_end;                        /* next motion transition (INF if none) */
@@ -93,16 +102,19 @@ typedef struct {
     Cand *stat;
     double *baulk;
     double *pair;  /* n * n, entry [i * n + j] for i < j */
+    int *pkind;    /* n * n: what pair[] is (a contact, or an airborne ball coming over) */
+    unsigned char *over;  /* n * n: "over" already reported in this flight */
     Buf *ev;       /* 7 doubles an event: t, kind, a, b, cushion, pocket, direction */
-    Buf *seg;      /* 15 doubles a segment: ball, t0, t1, x, y, vx, vy, ax, ay, w(3), dw(3) */
+    Buf *seg;      /* SEG_SIZE doubles a segment */
     int oom;       /* set when an output buffer could not grow */
 } Sim;
 
 /* Physical parameters: the inputs, then the derived values (kernel_set_phys fills them).
  * p: R, m, g, mu_s, mu_r, mu_sp, e_b, e_c, f_c, cushion height, mu_b_a, mu_b_b, mu_b_c,
- * e_c_drop, e_c_speed (the fields of onered.physics.Params, in _engine.c's PHYS_NAMES
- * order); model: a cushion model code (cushion.h). Returns 0, or -1 for an unknown model. */
-#define N_PHYS_FIELDS 15
+ * e_c_drop, e_c_speed, e_table, rail_width (the fields of onered.physics.Params, in
+ * _engine.c's PHYS_NAMES order); model: a cushion model code (cushion.h). Returns 0, or -1
+ * for an unknown model. */
+#define N_PHYS_FIELDS 17
 int kernel_set_phys(Phys *P, const double *p, int model, long max_events);
 
 /* The table from its flat layout (the one engine.py's _geometry_numbers writes):
@@ -116,7 +128,7 @@ int kernel_set_phys(Phys *P, const double *p, int model, long max_events);
 int kernel_set_geometry(Table *tb, const double *g, ptrdiff_t n);
 
 /* Runs one shot: balls at pos (x, y per ball), all at rest but the cue ball, launched with
- * (vx, vy, wx, wy, wz). Events and segments go to S->ev and S->seg (if not NULL).
+ * (vx, vy, wx, wy, wz, vz) (vz < 0: the cue drives the ball into the slate). Events and segments go to S->ev and S->seg (if not NULL).
  * Returns 0, 1 when tb->ph.max_events was exceeded, -1 when a buffer could not grow.
  * *duration: when the last ball stops (INFINITY when a ball would spin for ever). */
 int kernel_run_shot(Sim *S, const double *pos, int cue, const double *launch,

@@ -55,6 +55,11 @@ SLIDING_DECELERATION = 2.075  # m/s^2, +- 0.325
 ROLLING_DECELERATION = 0.125  # m/s^2
 #: Mathavan et al. 2014: a snooker ball's spin about the vertical axis slows at 22 rad/s^2.
 SPIN_DECELERATION = 22.0  # rad/s^2
+#: The ball-slate coefficient of restitution (docs/physics-validation.md cites the source).
+TABLE_RESTITUTION = 0.5
+#: The cushion's top and the wooden rail beyond the cushion's nose line, m
+#: (docs/table.md cites the table's dimensions).
+RAIL_WIDTH = 0.1
 
 
 class CushionModel(StrEnum):
@@ -129,6 +134,8 @@ PARAM_RANGES: Mapping[str, Range] = {
     "e_c_drop": Range(0.0, 1.0),  # a fraction of e_c
     "e_c_speed": Range(0.1, 10.0, "m/s"),  # 10 m/s: the fastest launch (no drop at all)
     "cushion_height": Range(0.02, 0.07, "m"),  # and within [R, 2R)
+    "e_table": Range(0.0, 1.0),  # ball on slate: about 0.5
+    "rail_width": Range(0.0, 0.5, "m"),  # cushion top and wooden rail: about 0.1
     "mu_b_a": Range(0.0, 0.5),
     "mu_b_b": Range(0.0, 0.5),
     "mu_b_c": Range(0.0, 10.0, "s/m"),
@@ -188,7 +195,12 @@ class Params:
       follows ``e_c`` when that is changed.
     - ``f_c``: friction between ball and cushion (Mathavan's mu_w; Han's f_c).
     - ``cushion_height``: height h of the cushion's contact point above the cloth
-      (R <= h < 2R; default 7R/5, 0.7 of the ball diameter, as on a snooker table).
+      (R <= h < 2R; default 7R/5, 0.7 of the ball diameter, as on a snooker table). In the
+      air it is the height of the cushion's nose edge and of its flat top and the rail.
+    - ``e_table``: the ball-slate restitution (a ball coming down on the bed, or driven
+      into it by an elevated cue, rebounds at ``e_table`` of its vertical speed).
+    - ``rail_width``: how far the cushion's top and the wooden rail reach beyond the
+      cushion's nose line (m); a ball in the air that passes it leaves the table.
     - ``cue_mass``, ``cue_end_mass``: the cue's mass and the effective mass of its tip
       end, for the cue speed of a strike and for squirt (Alciatore, TP A-31);
       ``cue_end_mass = 0`` turns squirt off.
@@ -212,6 +224,8 @@ class Params:
     cushion_model: CushionModel = CushionModel.MATHAVAN2010
     e_c_drop: float = 0.097
     e_c_speed: float = 2.5
+    e_table: float = TABLE_RESTITUTION
+    rail_width: float = RAIL_WIDTH
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "cushion_model", cushion_model(self.cushion_model))

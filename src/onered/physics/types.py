@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 Vec2 = tuple[float, float]
 Vec3 = tuple[float, float, float]
@@ -30,6 +31,10 @@ class EventKind(Enum):
     ROLL_SPIN = "roll_spin"
     ROLL_STOP = "roll_stop"
     SPIN_STOP = "spin_stop"
+    AIRBORNE = "airborne"  # the ball leaves the slate (a jump stroke, a bounce)
+    LAND = "land"  # an airborne ball comes down on the slate (it bounces, or settles)
+    OVER = "over"  # an airborne ball comes above part of another ball: ``balls`` = (it, that)
+    OFF_TABLE = "off_table"  # the ball lands on the rail or beyond it: off the table
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,9 +42,12 @@ class Event:
     """One event at time ``t`` (seconds from the strike).
 
     ``cushion`` names the cushion (``bottom``, ``top``, ``left_lower``, ``left_upper``,
-    ``right_lower``, ``right_upper``, or ``jaw``); ``pocket`` names a pocket (for a pocket
-    event, or the pocket whose jaw was hit); ``direction`` is ``"in"`` or ``"out"`` for a
-    baulk-line crossing (``in`` = towards the bottom cushion).
+    ``right_lower``, ``right_upper``, or ``jaw``); for ``off_table``, the cushion the ball
+    went over (``None`` over a pocket). ``pocket`` names a pocket (for a pocket event, the
+    pocket whose jaw was hit, or the pocket a ball flew off the table over);
+    ``direction`` is ``"in"`` or ``"out"`` for a baulk-line crossing (``in`` = towards the
+    bottom cushion). For ``over``, ``balls`` is ordered: the airborne ball, then the ball
+    it comes above (every other two-ball event lists the balls in the caller's order).
     """
 
     t: float
@@ -52,18 +60,24 @@ class Event:
 
 @dataclass(frozen=True, slots=True)
 class Launch:
-    """The cue ball's state just after the strike: velocity (m/s) and angular velocity
-    (rad/s, right-hand rule, z up)."""
+    """The cue ball's state just after the strike: horizontal velocity (m/s), angular
+    velocity (rad/s, right-hand rule, z up) and the vertical velocity ``vz`` the cue gives
+    the centre (m/s; negative: down into the slate, which bounces it up with the slate's
+    restitution: a jump stroke; zero for a level cue)."""
 
     v: Vec2
     w: Vec3
+    vz: float = 0.0
 
-    def to_json(self) -> dict[str, list[float]]:
+    def to_json(self) -> dict[str, Any]:
         """The shot protocol's ``launch`` object (``docs/shot-protocol.md``): ``v`` and
-        ``w`` as arrays. Its reader is ``onered.protocol.shot.launch_from_json``: a reader
-        checks JSON with the shared field readers of ``onered.protocol``, which the physics
-        may not import."""
-        return {"v": [float(x) for x in self.v], "w": [float(x) for x in self.w]}
+        ``w`` as arrays, ``vz`` when it is not zero. Its reader is
+        ``onered.protocol.shot.launch_from_json``: a reader checks JSON with the shared
+        field readers of ``onered.protocol``, which the physics may not import."""
+        out: dict[str, Any] = {"v": [float(x) for x in self.v], "w": [float(x) for x in self.w]}
+        if self.vz != 0:
+            out["vz"] = float(self.vz)
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +114,12 @@ class Segment:
 
     ``w0`` is the angular velocity at ``t0`` and ``dw`` its constant rate of change:
     ``w(t) = w0 + dw*(t - t0)``, except that the vertical spin ``w[2]`` stops at zero
-    (``dw[2]`` always points towards zero)."""
+    (``dw[2]`` always points towards zero).
+
+    ``z0``, ``vz`` and ``az`` are the height of the ball's lowest point above the slate at
+    ``t0`` (m), its vertical velocity and acceleration: ``z(t) = z0 + vz*(t - t0) +
+    0.5*az*(t - t0)**2``. On the bed all three are zero; in the air ``az = -g`` (a
+    projectile: no drag, constant spin)."""
 
     t0: float
     t1: float
@@ -109,6 +128,20 @@ class Segment:
     a: Vec2
     w0: Vec3 = (0.0, 0.0, 0.0)
     dw: Vec3 = (0.0, 0.0, 0.0)
+    z0: float = 0.0
+    vz: float = 0.0
+    az: float = 0.0
+
+    @property
+    def airborne(self) -> bool:
+        """Whether the ball is in the air on this piece."""
+        return self.az != 0.0
+
+    def height_at(self, t: float) -> float:
+        """The height of the ball's lowest point above the slate at ``t`` (held to
+        ``[t0, t1]``, as :meth:`at`)."""
+        tau = min(max(t, self.t0), self.t1) - self.t0
+        return self.z0 + self.vz * tau + 0.5 * self.az * tau * tau
 
     def at(self, t: float) -> Vec2:
         """The centre at time ``t`` on this piece, ``t`` held to ``[t0, t1]`` (its start
@@ -136,7 +169,8 @@ def position_at(path: Sequence[Segment], t: float, default: Vec2) -> Vec2:
 @dataclass(frozen=True, slots=True)
 class ShotResult:
     """A simulated shot: the time-ordered event log, each ball's rest position (``None``
-    when it fell into a pocket), the time until all balls are at rest, and the paths."""
+    when it fell into a pocket or left the table: an ``off_table`` event says which), the
+    time until all balls are at rest, and the paths."""
 
     events: tuple[Event, ...]
     rest: dict[str, Vec2 | None]
@@ -146,8 +180,12 @@ class ShotResult:
     def __repr__(self) -> str:
         """Short: the time to rest, the number of events and where each ball stopped (the
         events and paths in full are the fields; ``onered.svg.draw_shot`` draws them)."""
-        rest = ", ".join(
-            f"{name}: {'potted' if p is None else f'({p[0]:.3f}, {p[1]:.3f})'}"
-            for name, p in self.rest.items()
-        )
+        off = {b for e in self.events if e.kind is EventKind.OFF_TABLE for b in e.balls}
+
+        def where(name: str, p: Vec2 | None) -> str:
+            if p is None:
+                return "off" if name in off else "potted"
+            return f"({p[0]:.3f}, {p[1]:.3f})"
+
+        rest = ", ".join(f"{name}: {where(name, p)}" for name, p in self.rest.items())
         return f"ShotResult({self.duration:.2f} s, {len(self.events)} events, rest {{{rest}}})"

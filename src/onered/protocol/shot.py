@@ -311,14 +311,16 @@ def launch_from_json(
     value: object, where: str = "launch", *, error: ErrorType = ShotProtocolError
 ) -> Launch:
     """A launch object as :meth:`Launch.to_json` writes it (``v``: [vx, vy] m/s, ``w``:
-    [wx, wy, wz] rad/s, both required, taken as is): the one reader of a launch's JSON
-    form, here for the reason :func:`strike_from_json` is."""
+    [wx, wy, wz] rad/s, both required, taken as is; ``vz`` m/s, optional, 0 when absent):
+    the one reader of a launch's JSON form, here for the reason :func:`strike_from_json`
+    is."""
     raw = json_object(value, where, error=error)
     for key in ("v", "w"):
         if raw.get(key) is None:
             raise error(f"{where}.{key}: required")
     wx, wy, wz = _vector(raw["w"], f"{where}.w", 3, error=error)
-    return Launch(v=point(raw["v"], f"{where}.v", error=error), w=(wx, wy, wz))
+    vz = 0.0 if raw.get("vz") is None else number(raw["vz"], f"{where}.vz", error=error)
+    return Launch(v=point(raw["v"], f"{where}.v", error=error), w=(wx, wy, wz), vz=vz)
 
 
 def _seed(value: object) -> int | None:
