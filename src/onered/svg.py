@@ -6,18 +6,31 @@ Pure standard library: the document is built as text. The picture is seen from t
 trajectory piece of the engine is a quadratic in time, so it is drawn exactly as a quadratic
 Bézier curve: for ``p(t) = p0 + v0 τ + a τ²/2`` on ``[t0, t1]`` (``τ = t − t0``,
 ``T = t1 − t0``) the control points are ``p0``, ``p0 + v0 T/2`` and ``p(t1)``.
+
+A ball in the air (a segment with ``az != 0``) is drawn dashed, over its shadow on the cloth:
+the shadow of a light from the upper left falls ``_SHADOW_SHIFT`` times the ball's height to
+the lower right, so it leaves and meets the path where the ball leaves and lands; being the
+path plus a quadratic in time, it too is one exact Bézier a piece. Landings, balls passed over
+and balls that left the table are marked; a ball off the table is drawn where it left.
+:func:`draw_side_view` draws one ball's height against the distance it travelled.
+Words (captions, labels) come from :mod:`onered.texts` in the caller's language.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from html import escape
+from itertools import pairwise
 from pathlib import Path
 
 from onered.physics.geometry import Knuckle, TableGeometry, TableSpec
-from onered.physics.types import EventKind, Segment, ShotResult, Vec2, position_at
+from onered.physics.params import Params
+from onered.physics.types import Event, EventKind, Segment, ShotResult, Vec2, position_at
+from onered.rules import Ball
 from onered.table import BALL_RADIUS, D_CENTRE, D_RADIUS, SPOT_POINTS
+from onered.texts import Case, Lang, ball_name, word
 
 #: Widths drawn around the playing surface (metres): cushion rubber and wooden rail, and the
 #: band above the table for the title and below it for the caption.
@@ -61,21 +74,88 @@ class _Frame:
         return f"{self.x(p[0])},{self.y(p[1])}"
 
 
-def _path_data(path: Sequence[Segment], frame: _Frame) -> str:
-    """SVG path data for a trajectory: one quadratic Bézier per moving segment."""
+#: How far a flying ball's shadow falls from it on the picture, per metre of height, towards
+#: the lower right of the page (a light from the upper left, a little steeper than 45°).
+_SHADOW_SHIFT = 0.8
+#: The shadow's direction in table coordinates (the page's y points down the table's y).
+_SHADOW_DIR = (_SHADOW_SHIFT * math.sqrt(0.5), -_SHADOW_SHIFT * math.sqrt(0.5))
+#: The dashes of a path in the air: long enough to read the colour, short enough to tell
+#: from the coach's dashed object balls (``draw_shots``' 14/10).
+AIR_DASH = "10 7"
+_FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
+
+
+def _moves(seg: Segment) -> bool:
+    """Whether a piece moves the ball across the table (a ball at rest, or bouncing in one
+    place, draws no line seen from above)."""
+    span = seg.t1 - seg.t0
+    return math.isfinite(span) and span > 0 and not seg.v0 == (0.0, 0.0) == seg.a
+
+
+def _bezier(seg: Segment, shadow: bool = False) -> tuple[Vec2, Vec2, Vec2]:
+    """A piece's start, control point and end (table metres); its shadow's when ``shadow``:
+    the centre moved by ``_SHADOW_DIR`` times the height, itself a quadratic in time."""
+    span = seg.t1 - seg.t0
+    d = _SHADOW_DIR if shadow else (0.0, 0.0)
+    p0 = (seg.p0[0] + d[0] * seg.z0, seg.p0[1] + d[1] * seg.z0)
+    v0 = (seg.v0[0] + d[0] * seg.vz, seg.v0[1] + d[1] * seg.vz)
+    a = (seg.a[0] + d[0] * seg.az, seg.a[1] + d[1] * seg.az)
+    control = (p0[0] + v0[0] * span / 2, p0[1] + v0[1] * span / 2)
+    end = (
+        p0[0] + v0[0] * span + a[0] * span * span / 2,
+        p0[1] + v0[1] * span + a[1] * span * span / 2,
+    )
+    return p0, control, end
+
+
+def _path_data(
+    path: Sequence[Segment], frame: _Frame, *, airborne: bool | None = None, shadow: bool = False
+) -> str:
+    """SVG path data for a trajectory: one quadratic Bézier per moving segment; only the
+    pieces on the bed (``airborne=False``) or in the air (``True``) when asked, their
+    shadow's when ``shadow``."""
     parts: list[str] = []
     last: Vec2 | None = None
     for seg in path:
-        span = seg.t1 - seg.t0
-        if not (math.isfinite(span) and span > 0) or seg.v0 == (0.0, 0.0) == seg.a:
+        if not _moves(seg) or (airborne is not None and seg.airborne != airborne):
             continue
-        end = seg.at(seg.t1)
-        control = (seg.p0[0] + seg.v0[0] * span / 2, seg.p0[1] + seg.v0[1] * span / 2)
-        if last is None or math.dist(last, seg.p0) > 1e-4:
-            parts.append(f"M{frame.xy(seg.p0)}")
+        start, control, end = _bezier(seg, shadow)
+        if last is None or math.dist(last, start) > 1e-4:
+            parts.append(f"M{frame.xy(start)}")
         parts.append(f"Q{frame.xy(control)} {frame.xy(end)}")
         last = end
     return " ".join(parts)
+
+
+def _ball_path(
+    path: Sequence[Segment], frame: _Frame, colour: str, width: float, tip: str, dash: str = ""
+) -> list[str]:
+    """A ball's path: on the bed in ``colour`` (dashed when ``dash``), in the air over its
+    shadow and dashed with :data:`AIR_DASH` (class ``path airborne``)."""
+
+    def line(w: float) -> str:
+        return f'fill="none" stroke-width="{w:g}" stroke-linecap="round" stroke-linejoin="round"'
+
+    out: list[str] = []
+    ground = _path_data(path, frame, airborne=False)
+    if ground:
+        extra = f' stroke-dasharray="{dash}"' if dash else ""
+        out.append(
+            f'<path class="path" d="{ground}" stroke="{colour}" stroke-opacity="0.9" '
+            f"{line(width)}{extra}><title>{tip}</title></path>"
+        )
+    air = _path_data(path, frame, airborne=True)
+    if air:
+        shade = _path_data(path, frame, airborne=True, shadow=True)
+        out.append(
+            f'<path class="shadow" d="{shade}" stroke="#0a2a14" stroke-opacity="0.4" '
+            f"{line(width * 1.6)}/>"
+        )
+        out.append(
+            f'<path class="path airborne" d="{air}" stroke="{colour}" stroke-opacity="0.95" '
+            f'{line(width)} stroke-dasharray="{AIR_DASH}"><title>{tip}</title></path>'
+        )
+    return out
 
 
 def _arc(knuckle: Knuckle, start: Vec2, end: Vec2, frame: _Frame) -> str:
@@ -142,6 +222,20 @@ def _table(spec: TableSpec, frame: _Frame) -> list[str]:
     return out
 
 
+def _number(x: float, spec: str, lang: Lang) -> str:
+    """A number as ``lang`` writes it (a decimal comma in Russian)."""
+    text = format(x, spec)
+    return text.replace(".", ",") if lang is Lang.RU else text
+
+
+def _name(ball: str, lang: Lang, case: Case = Case.NOM) -> str:
+    """A ball's name in ``lang`` (its colour), or the name as given for another ball."""
+    try:
+        return ball_name(Ball(ball), lang, case)
+    except ValueError:
+        return ball
+
+
 def _ball(name: str, p: Vec2, radius: float, frame: _Frame, *, start: bool) -> str:
     fill = BALL_COLOURS.get(name, _OTHER_COLOUR)
     where = "start" if start else "rest"
@@ -157,14 +251,42 @@ def _ball(name: str, p: Vec2, radius: float, frame: _Frame, *, start: bool) -> s
     )
 
 
-def _markers(result: ShotResult, before: Mapping[str, Vec2], frame: _Frame) -> list[str]:
-    """Small marks where balls met each other (a ring) or a cushion (a dot)."""
+def _off_ball(name: str, p: Vec2, radius: float, frame: _Frame, tip: str) -> str:
+    """A ball that left the table, drawn where it left: its colour under a red cross."""
+    x, y = float(frame.x(p[0])), float(frame.y(p[1]))
+    r = radius * 1000
+    fill = BALL_COLOURS.get(name, _OTHER_COLOUR)
+    arm = r * 1.15
+    return (
+        f'<g class="ball off"><title>{tip}</title>'
+        f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{fill}" stroke="#1a1a1a" '
+        'stroke-width="1.6" stroke-dasharray="5 3"/>'
+        f'<path d="M{x - arm:.1f},{y - arm:.1f} L{x + arm:.1f},{y + arm:.1f} '
+        f'M{x - arm:.1f},{y + arm:.1f} L{x + arm:.1f},{y - arm:.1f}" stroke="#d7263d" '
+        'stroke-width="5" stroke-linecap="round"/></g>'
+    )
+
+
+def off_table(result: ShotResult) -> dict[str, Event]:
+    """The balls that left the table in a shot, each with its ``off_table`` event (a ball
+    whose rest is ``None`` without one fell into a pocket)."""
+    return {e.balls[0]: e for e in result.events if e.kind is EventKind.OFF_TABLE and e.balls}
+
+
+def _at(result: ShotResult, before: Mapping[str, Vec2], ball: str, t: float) -> Vec2:
+    return position_at(result.paths.get(ball, ()), t, before.get(ball, (0.0, 0.0)))
+
+
+def _markers(
+    result: ShotResult, before: Mapping[str, Vec2], frame: _Frame, lang: Lang = Lang.EN
+) -> list[str]:
+    """Small marks where balls met each other (a ring) or a cushion (a dot), where a ball in
+    the air came down (a shadow ringed with dashes) and which ball one passed over (a
+    dashed ring round the ball below)."""
     out: list[str] = []
     for event in result.events:
-        where = [
-            position_at(result.paths.get(ball, ()), event.t, before.get(ball, (0.0, 0.0)))
-            for ball in event.balls
-        ]
+        where = [_at(result, before, ball, event.t) for ball in event.balls]
+        names = [escape(_name(b, lang)) for b in event.balls]
         if event.kind is EventKind.BALL_BALL and len(where) == 2:
             mid = ((where[0][0] + where[1][0]) / 2, (where[0][1] + where[1][1]) / 2)
             out.append(
@@ -183,14 +305,38 @@ def _markers(result: ShotResult, before: Mapping[str, Vec2], frame: _Frame) -> l
                 f"<title>{escape(event.balls[0])} off {escape(label)} at {event.t:.3f} s"
                 "</title></circle>"
             )
+        elif event.kind is EventKind.LAND and where:
+            tip = word("drawing.lands", lang, ball=names[0], t=_number(event.t, ".3f", lang))
+            out.append(
+                f'<circle class="event land" cx="{frame.x(where[0][0])}" '
+                f'cy="{frame.y(where[0][1])}" r="11" fill="#0a2a14" fill-opacity="0.35" '
+                f'stroke="#ffffff" stroke-width="2.5" stroke-dasharray="4 3">'
+                f"<title>{escape(tip)}</title></circle>"
+            )
+        elif event.kind is EventKind.OVER and len(where) == 2:
+            below = escape(_name(event.balls[1], lang, Case.INS))
+            tip = word(
+                "drawing.over", lang, ball=names[0], below=below, t=_number(event.t, ".3f", lang)
+            )
+            out.append(
+                f'<circle class="event over" cx="{frame.x(where[1][0])}" '
+                f'cy="{frame.y(where[1][1])}" r="{BALL_RADIUS * 1000 * 1.6:.1f}" fill="none" '
+                f'stroke="#ffffff" stroke-width="3" stroke-dasharray="6 5">'
+                f"<title>{escape(tip)}</title></circle>"
+            )
     return out
 
 
-def _caption(result: ShotResult) -> str:
-    potted = [ball for ball, p in result.rest.items() if p is None]
-    text = f"{result.duration:.2f} s until all balls are at rest"
+def _caption(result: ShotResult, lang: Lang = Lang.EN) -> str:
+    off = off_table(result)
+    potted = [_name(b, lang) for b, p in result.rest.items() if p is None and b not in off]
+    text = word("drawing.caption", lang, seconds=_number(result.duration, ".2f", lang))
     if potted:
-        text += " · potted: " + ", ".join(potted)
+        text += " · " + word("drawing.potted", lang, balls=", ".join(potted))
+    if off:
+        text += " · " + word(
+            "drawing.off_table", lang, balls=", ".join(_name(b, lang) for b in off)
+        )
     return text
 
 
@@ -201,31 +347,36 @@ def draw_shot(
     table: TableSpec | None = None,
     title: str | None = None,
     ball_radius: float = BALL_RADIUS,
+    lang: Lang = Lang.EN,
 ) -> str:
     """An SVG document of a shot: table (the simulator's ``table``, default the standard
-    one), start (faded) and rest positions, paths, collisions; ``ball_radius`` as simulated."""
+    one), start (faded) and rest positions, paths (dashed over a shadow in the air),
+    collisions, landings, balls passed over, and a ball that left the table where it left;
+    ``ball_radius`` as simulated; the caption in ``lang``."""
     table = table or TableSpec()
     frame = _Frame(table)
     radius = ball_radius
     names = list(dict.fromkeys([*positions_before, *result.rest, *result.paths]))
     body: list[str] = _table(table, frame)
     for name in names:
-        data = _path_data(result.paths.get(name, ()), frame)
-        if data:
-            colour = _PATH_COLOURS.get(name, _OTHER_COLOUR)
-            body.append(
-                f'<path class="path" d="{data}" fill="none" stroke="{colour}" '
-                f'stroke-opacity="0.9" stroke-width="5" stroke-linecap="round" '
-                f'stroke-linejoin="round"><title>{escape(name)}</title></path>'
-            )
+        colour = _PATH_COLOURS.get(name, _OTHER_COLOUR)
+        body += _ball_path(result.paths.get(name, ()), frame, colour, 5, escape(name))
     body += [_ball(name, p, radius, frame, start=True) for name, p in positions_before.items()]
-    body += _markers(result, positions_before, frame)
+    body += _markers(result, positions_before, frame, lang)
     body += [
         _ball(name, p, radius, frame, start=False)
         for name, p in result.rest.items()
         if p is not None
     ]
-    return _document(frame, title or "onered shot", _caption(result), body)
+    for name, event in off_table(result).items():
+        tip = escape(
+            word(
+                "drawing.left_table", lang, ball=_name(name, lang), t=_number(event.t, ".3f", lang)
+            )
+        )
+        at = _at(result, positions_before, name, event.t)
+        body.append(_off_ball(name, at, radius, frame, tip))
+    return _document(frame, title or "onered shot", _caption(result, lang), body)
 
 
 def _document(frame: _Frame, title: str, caption: str, body: list[str]) -> str:
@@ -286,7 +437,8 @@ def draw_shots(
     """An SVG document of several alternative shots from one position (the coach's
     suggestions): the table, the balls where they stand, and each shot's paths in its own
     colour — ``shots`` is ``(result, colour, label)``, the first drawn on top; the
-    ``cue_ball``'s path solid, the object balls' dashed, the label where the cue ball stops."""
+    ``cue_ball``'s path solid, the object balls' dashed, the label where the cue ball stops;
+    a path in the air with short dashes over its shadow, as in :func:`draw_shot`."""
     table = table or TableSpec()
     frame = _Frame(table)
     body: list[str] = _table(table, frame)
@@ -294,13 +446,9 @@ def draw_shots(
         moved = [name for name in result.paths if _path_data(result.paths[name], frame)]
         cue = cue_ball if cue_ball in moved else None
         for name in moved:
-            dash = "" if name == cue else ' stroke-dasharray="14 10"'
-            body.append(
-                f'<path class="path" d="{_path_data(result.paths[name], frame)}" fill="none" '
-                f'stroke="{colour}" stroke-opacity="0.95" stroke-width="6" '
-                f'stroke-linecap="round" stroke-linejoin="round"{dash}>'
-                f"<title>{escape(label)}: {escape(name)}</title></path>"
-            )
+            tip = f"{escape(label)}: {escape(name)}"
+            dash = "" if name == cue else "14 10"
+            body += _ball_path(result.paths[name], frame, colour, 6, tip, dash)
         if cue is not None:
             path = result.paths[cue]
             end = position_at(path, path[-1].t1, path[-1].p0)
@@ -315,3 +463,313 @@ def draw_shots(
         _ball(name, p, ball_radius, frame, start=False) for name, p in positions_before.items()
     ]
     return _document(frame, title or "onered", caption, body)
+
+
+# --- the side view ------------------------------------------------------------------------
+
+#: Vertical exaggerations the side view may use (heights of centimetres along metres).
+_EXAGGERATIONS = (1, 2, 5, 10, 20, 50, 100, 200)
+
+
+@dataclass(frozen=True, slots=True)
+class SidePoint:
+    """One sample of a ball's side view: the time ``t`` (s), the distance its centre has
+    travelled across the table since the strike (m, along its path seen from above) and the
+    height of its lowest point above the slate (m)."""
+
+    t: float
+    distance: float
+    height: float
+
+
+def _samples(seg: Segment) -> int:
+    """How many intervals a piece is sampled in: a flight finely (its parabola), a move on
+    the bed enough to measure a curve's length, a ball standing still not at all."""
+    span = seg.t1 - seg.t0
+    if seg.airborne:
+        return min(200, max(8, math.ceil(span / 0.004)))
+    if _moves(seg):
+        return min(40, max(1, math.ceil(span / 0.05)))
+    return 1
+
+
+def side_profile(path: Sequence[Segment]) -> tuple[SidePoint, ...]:
+    """A ball's height against the distance it travelled: each piece of ``path`` sampled
+    from its start to its end (``Segment.height_at`` at each sample, the distance the length
+    of the polyline through the samples' centres). A ball that never moved: one point."""
+    points: list[SidePoint] = []
+    distance = 0.0
+    last: Vec2 | None = None
+    for seg in path:
+        span = seg.t1 - seg.t0
+        if not (math.isfinite(span) and span >= 0):
+            continue
+        n = _samples(seg)
+        for i in range(n + 1):
+            t = seg.t1 if i == n else seg.t0 + span * i / n
+            xy = seg.at(t)
+            if last is not None:
+                distance += math.dist(last, xy)
+            last = xy
+            point = SidePoint(t, distance, seg.height_at(t))
+            if points and point == points[-1]:
+                continue
+            points.append(point)
+    return tuple(points) or (SidePoint(0.0, 0.0, 0.0),)
+
+
+def _distance_at(profile: Sequence[SidePoint], t: float) -> float:
+    """The distance travelled at time ``t`` (linear between samples)."""
+    if t <= profile[0].t:
+        return profile[0].distance
+    for a, b in pairwise(profile):
+        if a.t <= t <= b.t:
+            f = 0.0 if b.t == a.t else (t - a.t) / (b.t - a.t)
+            return a.distance + f * (b.distance - a.distance)
+    return profile[-1].distance
+
+
+def _nice_step(top: float) -> float:
+    """A round step for about five grid lines up to ``top``."""
+    raw = max(top, 1e-9) / 5
+    p = 10.0 ** math.floor(math.log10(raw))
+    return next(m * p for m in (1, 2, 5, 10) if m * p >= raw)
+
+
+def _flights(profile: Sequence[SidePoint]) -> list[SidePoint]:
+    """The highest sample of each flight (a run of samples above the slate)."""
+    out: list[SidePoint] = []
+    best: SidePoint | None = None
+    for p in profile:
+        if p.height > 1e-6:
+            best = p if best is None or p.height > best.height else best
+        elif best is not None:
+            out.append(best)
+            best = None
+    if best is not None:
+        out.append(best)
+    return out
+
+
+def draw_side_view(
+    positions_before: Mapping[str, Vec2],
+    result: ShotResult,
+    ball: str,
+    *,
+    cushion_height: float | None = None,
+    ball_radius: float = BALL_RADIUS,
+    title: str | None = None,
+    lang: Lang = Lang.EN,
+) -> str:
+    """An SVG document of one ball's path seen from the side: the height of its lowest
+    point against the distance it travelled (:func:`side_profile`), the slate, the height
+    of the cushions' nose (``cushion_height``, default the engine's ``Params``: a ball whose
+    lowest point is above it crosses the cushion), the balls it passed over (``over``
+    events: drawn where it came closest above them), its landings, cushions and where it
+    left the table. Heights are drawn larger than distances when they would be too flat to
+    read; the caption says by how much. Words in ``lang``."""
+    h = Params().cushion_height if cushion_height is None else cushion_height
+    r = ball_radius
+    profile = side_profile(result.paths.get(ball, ()))
+    flights = _flights(profile)
+    top_d = max(profile[-1].distance, 0.05)
+    top_z = max(max(p.height for p in profile), 2 * r, h) * 1.3
+    width, left, right, head, foot = 1600.0, 150.0, 60.0, 90.0, 170.0
+    sx = (width - left - right) / top_d
+    ex = next((e for e in _EXAGGERATIONS if top_z * sx * e >= 240), _EXAGGERATIONS[-1])
+    if ex == 1 and top_z * sx > 560:
+        sx = 560 / top_z
+    sz = sx * ex
+    plot_h = max(240.0, min(560.0, top_z * sz))
+    top_z = plot_h / sz
+    base = head + plot_h
+    height = base + foot
+
+    def px(d: float) -> float:
+        return left + d * sx
+
+    def py(z: float) -> float:
+        return base - z * sz
+
+    def text(x: float, y: float, words: str, size: int = 24, anchor: str = "middle") -> str:
+        return (
+            f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}" font-family="{_FONT}" '
+            f'font-size="{size}" fill="#2b2b2b" stroke="#f4f1ea" stroke-width="5" '
+            f'paint-order="stroke">{escape(words)}</text>'
+        )
+
+    colour = _PATH_COLOURS.get(ball, _OTHER_COLOUR)
+    plot_right = px(top_d)
+    body: list[str] = [
+        f'<rect x="{left:.1f}" y="{head:.1f}" width="{plot_right - left:.1f}" '
+        f'height="{plot_h:.1f}" fill="#eef2f4"/>',
+        f'<rect class="slate" x="{left:.1f}" y="{base:.1f}" width="{plot_right - left:.1f}" '
+        'height="18" fill="#1f8a4c"/>',
+    ]
+    step = _nice_step(top_d)
+    for i in range(int(top_d / step + 1e-9) + 1):
+        d = i * step
+        body.append(
+            f'<line x1="{px(d):.1f}" y1="{head:.1f}" x2="{px(d):.1f}" y2="{base:.1f}" '
+            'stroke="#d3dade" stroke-width="1.5"/>'
+        )
+        body.append(text(px(d), base + 68, _number(d, "g", lang)))
+    zstep = _nice_step(top_z * 100) / 100
+    for i in range(int(top_z / zstep + 1e-9) + 1):
+        z = i * zstep
+        body.append(
+            f'<line x1="{left:.1f}" y1="{py(z):.1f}" x2="{plot_right:.1f}" y2="{py(z):.1f}" '
+            'stroke="#d3dade" stroke-width="1.5"/>'
+        )
+        body.append(text(left - 12, py(z) + 8, _number(z * 100, "g", lang), anchor="end"))
+    body += [
+        text((left + plot_right) / 2, base + 104, word("drawing.side_distance", lang)),
+        f'<text transform="translate(40 {(head + base) / 2:.1f}) rotate(-90)" '
+        f'text-anchor="middle" font-family="{_FONT}" font-size="24" fill="#2b2b2b">'
+        f"{escape(word('drawing.side_height', lang))}</text>",
+        text(plot_right - 8, base - 10, word("drawing.slate", lang), 22, "end"),
+        f'<line class="cushion-height" x1="{left:.1f}" y1="{py(h):.1f}" x2="{plot_right:.1f}" '
+        f'y2="{py(h):.1f}" stroke="#7a4a25" stroke-width="3" stroke-dasharray="12 8"/>',
+        text(
+            plot_right - 8,
+            py(h) - 10,
+            word("drawing.cushion", lang, cm=_number(h * 100, ".1f", lang)),
+            22,
+            "end",
+        ),
+    ]
+    before = dict(positions_before)
+    for event in result.events:
+        if event.kind is not EventKind.OVER or len(event.balls) != 2 or event.balls[0] != ball:
+            continue
+        below = event.balls[1]
+        flight_end = next(
+            (
+                e.t
+                for e in result.events
+                if e.t > event.t
+                and ball in e.balls
+                and e.kind in (EventKind.LAND, EventKind.POCKET, EventKind.OFF_TABLE)
+            ),
+            profile[-1].t,
+        )
+        near = min(
+            (p for p in profile if event.t <= p.t <= flight_end),
+            key=lambda p: math.dist(
+                _at(result, before, ball, p.t), _at(result, before, below, p.t)
+            ),
+            default=None,
+        )
+        d = _distance_at(profile, event.t) if near is None else near.distance
+        tip = word(
+            "drawing.over",
+            lang,
+            ball=_name(ball, lang),
+            below=_name(below, lang, Case.INS),
+            t=_number(event.t, ".3f", lang),
+        )
+        body.append(
+            f'<ellipse class="passed-over" cx="{px(d):.1f}" cy="{py(r):.1f}" rx="{r * sx:.1f}" '
+            f'ry="{r * sz:.1f}" fill="{BALL_COLOURS.get(below, _OTHER_COLOUR)}" '
+            f'fill-opacity="0.85" stroke="#1a1a1a" stroke-width="2">'
+            f"<title>{escape(tip)}</title></ellipse>"
+        )
+        body.append(text(px(d), base + 40, _name(below, lang), 20))
+    labelled = -1e9  # the right end of the last height written: none may overlap it
+    tallest = max((p.height for p in flights), default=0.0)
+    for apex in flights:
+        body.append(
+            f'<circle class="apex" cx="{px(apex.distance):.1f}" cy="{py(apex.height):.1f}" '
+            f'r="5" fill="#1a1a1a"/>'
+        )
+        x = px(apex.distance)
+        if apex.height < 0.15 * tallest or x - 45 < labelled:
+            continue  # a small bounce, or too close to the last label: its dot says enough
+        labelled = x + 45
+        label = word("drawing.cm", lang, cm=_number(apex.height * 100, ".1f", lang))
+        body.append(text(x, py(apex.height) - 16, label, 22))
+    for event in result.events:
+        if ball not in event.balls[:1] or event.kind not in (
+            EventKind.LAND,
+            EventKind.CUSHION,
+            EventKind.OFF_TABLE,
+        ):
+            continue
+        x = px(_distance_at(profile, event.t))
+        if event.kind is EventKind.LAND:
+            tip = word(
+                "drawing.lands", lang, ball=_name(ball, lang), t=_number(event.t, ".3f", lang)
+            )
+            body.append(
+                f'<path class="mark land" d="M{x - 10:.1f},{base + 16:.1f} L{x + 10:.1f},'
+                f'{base + 16:.1f} L{x:.1f},{base:.1f} Z" fill="#1a1a1a">'
+                f"<title>{escape(tip)}</title></path>"
+            )
+        elif event.kind is EventKind.CUSHION:
+            label = event.cushion or "cushion"
+            body.append(
+                f'<line class="mark cushion" x1="{x:.1f}" y1="{base:.1f}" x2="{x:.1f}" '
+                f'y2="{py(h):.1f}" stroke="#ff9f1c" stroke-width="5">'
+                f"<title>{escape(label)} {event.t:.3f} s</title></line>"
+            )
+        else:
+            z = _height_at(result.paths.get(ball, ()), event.t)
+            y = py(z)
+            tip = word(
+                "drawing.left_table", lang, ball=_name(ball, lang), t=_number(event.t, ".3f", lang)
+            )
+            body.append(
+                f'<g class="mark off_table"><title>{escape(tip)}</title>'
+                f'<path d="M{x - 14:.1f},{y - 14:.1f} L{x + 14:.1f},{y + 14:.1f} '
+                f'M{x - 14:.1f},{y + 14:.1f} L{x + 14:.1f},{y - 14:.1f}" stroke="#d7263d" '
+                'stroke-width="6" stroke-linecap="round"/></g>'
+            )
+    points = " ".join(f"{px(p.distance):.1f},{py(p.height):.1f}" for p in profile)
+    body += [
+        f'<g class="plot" data-x0="{left:.3f}" data-y0="{base:.3f}" data-sx="{sx:.6f}" '
+        f'data-sz="{sz:.6f}">'
+        f'<polyline points="{points}" fill="none" stroke="#1a1a1a" stroke-width="7" '
+        'stroke-linejoin="round" stroke-linecap="round"/>'
+        f'<polyline class="side-path" points="{points}" fill="none" stroke="{colour}" '
+        'stroke-width="4" stroke-linejoin="round" stroke-linecap="round">'
+        f"<title>{escape(_name(ball, lang))}</title></polyline></g>",
+    ]
+    notes = []
+    if flights:
+        notes.append(
+            word(
+                "drawing.highest",
+                lang,
+                cm=_number(max(p.height for p in flights) * 100, ".1f", lang),
+            )
+        )
+    else:
+        notes.append(word("drawing.on_bed", lang))
+    if ex > 1:
+        notes.append(word("drawing.exaggerated", lang, times=ex))
+    heading = title or word("drawing.side_title", lang, ball=_name(ball, lang))
+    body += [
+        text(width / 2, 56, heading, 32),
+        text(width / 2, height - 18, " · ".join(notes), 24),
+    ]
+    w, hh = f"{width:.1f}", f"{height:.1f}"
+    return "\n".join(
+        [
+            '<?xml version="1.0" encoding="UTF-8"?>',
+            f'<svg xmlns="http://www.w3.org/2000/svg" class="side-view" viewBox="0 0 {w} {hh}" '
+            f'width="{width / 2:.0f}" height="{height / 2:.0f}">',
+            f"<title>{escape(heading)}</title>",
+            f'<rect width="{w}" height="{hh}" fill="#f4f1ea"/>',
+            *body,
+            "</svg>",
+            "",
+        ]
+    )
+
+
+def _height_at(path: Sequence[Segment], t: float) -> float:
+    """The height of a ball's lowest point at ``t`` on its path (0 off its pieces)."""
+    for seg in path:
+        if seg.t0 <= t <= seg.t1:
+            return seg.height_at(t)
+    return 0.0

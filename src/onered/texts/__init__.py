@@ -3,8 +3,9 @@ coach and the web pages.
 
 The words are data, one module per language (:mod:`onered.texts.ru`, :mod:`onered.texts.en`):
 ``WORDS`` (dotted keys: ``call.*``, ``foul.*``, ``score.*``, ``option.*``, ``spot.*``,
-``part.*``, ``level.*``, ``possible.*``, ``coach.*``, ``play.*``, ``web.*``, ``error.*``),
-``BALLS`` (the balls' names in the six cases) and ``NOUNS`` (nouns counted by number, by case).
+``part.*``, ``level.*``, ``possible.*``, ``coach.*``, ``play.*``, ``drawing.*``, ``web.*``,
+``error.*``), ``BALLS`` (the balls' names in the six cases) and ``NOUNS`` (nouns counted by
+number, by case).
 This module looks them up: :func:`word`, :func:`ball_name`, :func:`count` (with the plural rule
 of each language, :func:`plural_index`), :func:`counted` (a label with ``.one``/``.few``/``.many``
 forms), :func:`error_message` for an

@@ -144,6 +144,22 @@ WORDS: dict[str, str] = {
     "play.with_ball": "with the {ball}",
     "play.final": "Final score",
     "play.highest": "highest break",
+    # The drawings of a shot (onered.svg): captions, marks' tooltips, the side view.
+    "drawing.caption": "{seconds} s until all balls are at rest",
+    "drawing.potted": "potted: {balls}",
+    "drawing.off_table": "off the table: {balls}",
+    "drawing.lands": "the {ball} comes down on the cloth at {t} s",
+    "drawing.over": "the {ball} passes over the {below} at {t} s",
+    "drawing.left_table": "the {ball} leaves the table at {t} s",
+    "drawing.side_title": "Side view of the {ball}",
+    "drawing.side_distance": "distance travelled (m)",
+    "drawing.side_height": "height of its lowest point (cm)",
+    "drawing.cm": "{cm} cm",
+    "drawing.slate": "slate",
+    "drawing.cushion": "cushion nose, {cm} cm",
+    "drawing.highest": "highest: {cm} cm above the slate",
+    "drawing.on_bed": "the ball stayed on the cloth",
+    "drawing.exaggerated": "heights drawn ×{times}",
     # ``onered play --p1 human``: the person at the terminal (cli.human). The ``word.*`` are
     # answers he may type (besides the English ones), ``pocket.*`` the pockets' short names.
     "human.grammar": (
@@ -417,6 +433,19 @@ WORDS: dict[str, str] = {
     "web.play.their_turn": "Your opponent's stroke: {name}",
     "web.play.baulk_marked": "Balls in baulk are ringed.",
     "web.play.strike_anyway": "Strike anyway",
+    "web.play.show_path": "Path of the last stroke",
+    "web.play.side_view": "Side view of the cue ball's last stroke",
+    "web.play.side_label": (
+        "The cue ball's height above the slate against the distance it travelled"
+    ),
+    "web.play.side_distance": "distance (m)",
+    "web.play.side_height": "height (cm)",
+    "web.play.side_slate": "slate",
+    "web.play.side_cushion": "cushion nose",
+    "web.play.side_highest": "Highest: {cm} cm above the slate; in the air for {m} m.",
+    "web.play.side_over": "Passed over: {balls}.",
+    "web.play.side_off": "It left the table.",
+    "web.play.side_ground": "The cue ball stayed on the cloth.",
     "web.coach.title": "Coach",
     "web.coach.setup": "Position",
     "web.coach.tray": "Off the table:",
