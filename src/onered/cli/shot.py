@@ -15,7 +15,10 @@ each answer as soon as its line is complete.
 
 ``--svg FILE`` also draws the shot. In batch mode each valid shot is drawn to FILE with its
 input line number before the extension (``shots.svg`` → ``shots-3.svg`` for line 3), so a
-picture can be matched to its line.
+picture can be matched to its line. ``--side-view BALL`` (with ``--svg``) also draws that
+ball's path seen from the side, its height against the distance it travelled, to FILE with
+``-side`` before the extension (``shot-side.svg``, ``shots-3-side.svg``). The pictures' words
+are in the command's language (``--lang``).
 """
 
 from __future__ import annotations
@@ -23,8 +26,11 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Iterable
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
+
+from onered.texts import Lang
 
 if TYPE_CHECKING:
     from onered.protocol.shot import ShotInput
@@ -49,11 +55,31 @@ def configure(parser: argparse.ArgumentParser) -> None:
         type=Path,
         help="also draw the shot to this SVG file (batch: numbered by input line, e.g. x-3.svg)",
     )
+    parser.add_argument(
+        "--side-view",
+        metavar="BALL",
+        help="with --svg: also draw BALL's path seen from the side (height against distance) "
+        "to the SVG file's name with -side (x-side.svg)",
+    )
 
 
-def _numbered(path: Path, line: int) -> Path:
+def _numbered(path: Path, line: int | str) -> Path:
     """``path`` with ``-<line>`` before its extension."""
     return path.with_name(f"{path.stem}-{line}{path.suffix}")
+
+
+@dataclass(frozen=True, slots=True)
+class Drawing:
+    """What ``--svg`` draws: the shot to ``svg``, and ``side``'s side view next to it; the
+    words in ``lang``."""
+
+    svg: Path
+    side: str | None = None
+    lang: Lang = Lang.EN
+
+    def numbered(self, line: int) -> Drawing:
+        """The drawing of input line ``line`` of a batch."""
+        return replace(self, svg=_numbered(self.svg, line))
 
 
 def _title(shot: ShotInput) -> str:
@@ -69,26 +95,50 @@ def _title(shot: ShotInput) -> str:
     return f"{shot.cue_ball}: launch v = ({cue.v[0]:g}, {cue.v[1]:g}) m/s"
 
 
-def _play(text: str | bytes, svg: Path | None) -> bytes:
-    """One shot: JSON in, one line of result JSON out; raises ShotProtocolError or OSError
-    (writing the picture)."""
+def _play(text: str | bytes, drawing: Drawing | None) -> bytes:
+    """One shot: JSON in, one line of result JSON out; raises ShotProtocolError (the side
+    view of a ball not in the shot too) or OSError (writing a picture)."""
     from onered.protocol.json_fields import dumps_line
-    from onered.protocol.shot import loads_shot, play_line, shot_output_fast, simulate_shot
+    from onered.protocol.shot import (
+        ShotProtocolError,
+        loads_shot,
+        play_line,
+        shot_output_fast,
+        simulate_shot,
+    )
 
-    if svg is None:
+    if drawing is None:
         return play_line(text)
-    from onered.svg import draw_shot, save_svg
+    from onered.svg import draw_shot, draw_side_view, save_svg
 
     shot = loads_shot(text)
+    side = drawing.side
+    if side is not None and side not in shot.balls:
+        balls = ", ".join(shot.balls)
+        raise ShotProtocolError(f"--side-view: no ball {side!r} in the shot (balls: {balls})")
     result = simulate_shot(shot)
     line = dumps_line(shot_output_fast(result, shot.cue_ball))
     title = _title(shot)
-    save_svg(svg, draw_shot(shot.balls, result, title=title, ball_radius=shot.physics.R))
+    physics, lang = shot.physics, drawing.lang
+    save_svg(
+        drawing.svg,
+        draw_shot(shot.balls, result, title=title, ball_radius=physics.R, lang=lang),
+    )
+    if side is not None:
+        picture = draw_side_view(
+            shot.balls,
+            result,
+            side,
+            cushion_height=physics.cushion_height,
+            ball_radius=physics.R,
+            lang=lang,
+        )
+        save_svg(_numbered(drawing.svg, "side"), picture)
     return line
 
 
 def batch(
-    source: IO[Any] | Iterable[str], out: IO[Any], err: IO[Any], svg: Path | None = None
+    source: IO[Any] | Iterable[str], out: IO[Any], err: IO[Any], drawing: Drawing | None = None
 ) -> int:
     """``onered shot --batch``: one output line per non-blank input line, answers written
     and flushed per batch of ready input; 2 if any line failed, else 0."""
@@ -106,10 +156,10 @@ def batch(
             if is_blank(line):
                 continue
             try:
-                if svg is None:
+                if drawing is None:
                     answers.append(play_line(line))
                 else:
-                    answers.append(_play(line, _numbered(svg, number)))
+                    answers.append(_play(line, drawing.numbered(number)))
             except (ShotProtocolError, OSError) as exc:
                 message = str(exc)
             except Exception as exc:  # a bug must not lose the rest of the batch
@@ -141,15 +191,20 @@ def _read(file: str | None) -> bytes:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``onered shot``; 0 on success, 2 if a shot (or the input file) was bad."""
+    from onered.cli import language
     from onered.protocol.lines import reader_gone, sink
     from onered.protocol.shot import ShotProtocolError
 
+    if args.side_view is not None and args.svg is None:
+        print("error: --side-view BALL needs --svg FILE (the shot's picture)", file=sys.stderr)
+        return 2
+    drawing = None if args.svg is None else Drawing(args.svg, args.side_view, language(args))
     try:
         if args.batch:
             if args.file is None or args.file == "-":
-                return batch(sys.stdin, sys.stdout, sys.stderr, args.svg)
+                return batch(sys.stdin, sys.stdout, sys.stderr, drawing)
             with open(args.file, "rb") as handle:
-                return batch(handle, sys.stdout, sys.stderr, args.svg)
+                return batch(handle, sys.stdout, sys.stderr, drawing)
         data = _read(args.file)
     except BrokenPipeError:  # the reader of the output went away (| head)
         return reader_gone()
@@ -157,7 +212,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: cannot read {args.file or 'standard input'}: {exc}", file=sys.stderr)
         return 2
     try:
-        line = _play(data, args.svg)
+        line = _play(data, drawing)
     except (ShotProtocolError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
