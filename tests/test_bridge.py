@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import math
+import random
 
 import pytest
 from hypothesis import given, settings
@@ -21,6 +23,7 @@ from onered.bridge import (
     touching,
 )
 from onered.physics.types import Event, EventKind, ShotResult, Vec2
+from onered.rules import GameState
 from onered.table import BALL_DIAMETER, BAULK_Y
 
 BB = EventKind.BALL_BALL
@@ -322,3 +325,478 @@ def test_compact_outcome_equals_the_full_reading(seed: int, from_baulk: bool) ->
         lean = compact_outcome(compact, batch.ball_ids, "white")
         assert lean == full
         assert lean.stroke(placed=None) == full.stroke(placed=None)
+
+
+# --- balls in the air: the jump (decision 17) and balls off the table (decision 18) ---------
+
+IDS = ("white", "yellow", "red")
+
+
+def over(t: float, flier: str, below: str) -> Event:
+    return Event(t, EventKind.OVER, (flier, below))
+
+
+def land(t: float, ball: str) -> Event:
+    return Event(t, EventKind.LAND, (ball,))
+
+
+def airborne(t: float, ball: str) -> Event:
+    return Event(t, EventKind.AIRBORNE, (ball,))
+
+
+def flew_off(
+    t: float, ball: str, name: str | None = "top", over_pocket: str | None = None
+) -> Event:
+    return Event(t, EventKind.OFF_TABLE, (ball,), cushion=name, pocket=over_pocket)
+
+
+def compact(events: tuple[Event, ...], ids: tuple[str, ...] = IDS) -> CompactEvents:
+    """The events in the integer-coded form of ``simulate_compact``."""
+    from onered.physics import DIRECTIONS, EVENT_KINDS
+    from onered.table import CUSHION_NAMES, POCKET_NAMES
+
+    out = []
+    for e in events:
+        b = ids.index(e.balls[1]) if len(e.balls) > 1 else -1
+        c = CUSHION_NAMES.index(e.cushion) if e.cushion not in (None, "jaw") else -1
+        k = POCKET_NAMES.index(e.pocket) if e.pocket is not None else -1
+        d = DIRECTIONS.index(e.direction)
+        out.append((e.t, EVENT_KINDS.index(e.kind), ids.index(e.balls[0]), b, c, k, d))
+    return tuple(out)
+
+
+CompactEvents = tuple[tuple[float, int, int, int, int, int, int], ...]
+
+
+def jumps(*events: Event) -> bool:
+    """The jump reading of ``events`` for the cue ball ``white``, checked to be the same in
+    both forms (the game loop's full one and the AI's compact one)."""
+    from onered.bridge import jump, jump_compact
+
+    full = jump(events, "white")
+    assert jump_compact(compact(events), 0) == full, "the two forms read this flight differently"
+    return full
+
+
+def test_decision_17_1_an_object_ball_flying_over_a_ball_is_no_jump() -> None:
+    assert not jumps(airborne(0.1, "red"), over(0.2, "red", "yellow"), land(0.3, "red"))
+    assert not jumps(airborne(0.1, "red"), over(0.2, "red", "white"), land(0.3, "red"))
+
+
+def test_decision_17_2_the_cue_ball_going_over_a_ball_and_landing_is_a_jump() -> None:
+    assert jumps(airborne(0.0, "white"), over(0.1, "white", "red"), land(0.2, "white"))
+
+
+def test_decision_17_2_going_over_a_ball_into_a_pocket_or_off_the_table_is_a_jump() -> None:
+    assert jumps(airborne(0.0, "white"), over(0.1, "white", "red"), pocket(0.3, "white"))
+    assert jumps(airborne(0.0, "white"), over(0.1, "white", "red"), flew_off(0.3, "white"))
+    assert jumps(airborne(0.0, "white"), over(0.1, "white", "red"))  # the log ends in the air
+
+
+def test_decision_17_2_any_flight_counts_not_only_one_from_the_cue() -> None:
+    events = (
+        cushion(0.4, "white"),
+        airborne(0.4, "white"),  # a hard cushion impact throws the cue ball up
+        over(0.5, "white", "yellow"),
+        land(0.6, "white"),
+    )
+    assert jumps(*events)
+
+
+def test_decision_17_2_a_flight_that_comes_above_no_ball_is_no_jump() -> None:
+    assert not jumps(airborne(0.0, "white"), land(0.1, "white"), hit(0.4, "white", "red"))
+
+
+def test_decision_17_3_coming_above_a_ball_and_striking_it_is_no_jump() -> None:
+    events = (
+        airborne(0.0, "white"),
+        over(0.10, "white", "red"),
+        hit(0.11, "white", "red"),
+        land(0.2, "white"),
+    )
+    assert not jumps(*events)
+
+
+def test_decision_17_3_striking_it_only_in_a_later_flight_is_a_jump() -> None:
+    events = (
+        airborne(0.0, "white"),
+        over(0.10, "white", "red"),
+        land(0.2, "white"),
+        airborne(0.2, "white"),
+        hit(0.3, "white", "red"),
+    )
+    assert jumps(*events)
+
+
+def test_decision_17_3_striking_another_ball_does_not_undo_the_jump() -> None:
+    events = (
+        airborne(0.0, "white"),
+        over(0.10, "white", "yellow"),
+        hit(0.15, "white", "red"),
+        land(0.2, "white"),
+    )
+    assert jumps(*events)
+
+
+def test_decision_17_4_after_striking_one_object_ball_going_over_the_other_is_no_jump() -> None:
+    events = (
+        hit(0.3, "white", "red"),
+        airborne(0.3, "white"),
+        over(0.5, "white", "yellow"),
+        land(0.6, "white"),
+    )
+    assert not jumps(*events)
+
+
+def test_decision_17_5_over_the_first_ball_after_a_cushion_or_the_other_ball_is_no_jump() -> None:
+    for between in (
+        cushion(0.4, "white"),
+        cushion(0.4, "white", "jaw"),
+        hit(0.4, "white", "yellow"),
+    ):
+        events = (
+            hit(0.3, "white", "red"),
+            between,
+            airborne(0.45, "white"),
+            over(0.5, "white", "red"),
+            land(0.6, "white"),
+        )
+        assert not jumps(*events), between
+
+
+def test_decision_17_5_over_the_first_ball_straight_after_striking_it_is_a_jump() -> None:
+    events = (
+        airborne(0.0, "white"),
+        hit(0.3, "white", "red"),
+        over(0.35, "white", "red"),  # it clipped the top of the red and flies on over it
+        land(0.6, "white"),
+    )
+    assert jumps(*events)
+
+
+def test_decision_17_5_a_first_contact_with_both_at_once_frees_neither_ball() -> None:
+    events = (
+        hit(0.3, "white", "red"),
+        hit(0.3 + SIMULTANEOUS_S / 2, "white", "yellow"),
+        airborne(0.3, "white"),
+        over(0.35, "white", "yellow"),
+        land(0.6, "white"),
+    )
+    assert jumps(*events)
+
+
+def test_decision_17_6_the_jump_reaches_the_stroke_the_outcome_and_the_referee() -> None:
+    from onered import rules
+    from onered.bridge import compact_outcome, compact_stroke, stroke
+    from onered.physics import CompactShot
+
+    events = (
+        airborne(0.0, "white"),
+        over(0.1, "white", "red"),
+        land(0.2, "white"),
+        hit(0.5, "white", "yellow"),  # over the red onto the yellow
+    )
+    result = shot(*events)
+    got = outcome(result, "white")
+    assert got.fouls == ("jump",)
+    assert got.to_json()["fouls"] == ["jump"]
+    rest = tuple(START[b] for b in IDS)
+    lean = CompactShot(3.0, rest, compact(events))
+    assert compact_outcome(lean, IDS, "white") == got
+    full = stroke(result, "white", BEFORE_ON_TABLE)
+    assert full.fouls == {rules.FoulCode.JUMP}
+    assert compact_stroke(lean, IDS, "white") == full
+    _, verdict = rules.judge(state(), full)
+    assert verdict.foul is not None
+    assert verdict.foul.codes == (rules.FoulCode.JUMP,)
+    assert verdict.points == 0
+    assert verdict.score == (0, 2)
+
+
+def test_decision_17_6_a_jump_from_hand_may_also_be_a_bad_stroke_from_hand() -> None:
+    from onered import rules
+    from onered.bridge import stroke
+
+    placed = (0.889, 0.6)
+    before = {**BEFORE_ON_TABLE, "white": placed, "yellow": (1.0, 0.4)}  # yellow in baulk
+    events = (
+        airborne(0.0, "white"),
+        over(0.1, "white", "red"),
+        land(0.2, "white"),
+        hit(0.3, "white", "yellow"),
+    )
+    result = ShotResult(
+        events, {"white": (0.9, 0.5), "yellow": (1.0, 0.3), "red": START["red"]}, 3.0, {}
+    )
+    got = stroke(result, "white", before, placed=placed)
+    assert got.fouls == {rules.FoulCode.JUMP, rules.FoulCode.BAD_FROM_HAND}
+
+
+def test_decision_17_6_no_fouls_in_the_outcome_json_without_a_jump() -> None:
+    assert "fouls" not in outcome(shot(hit(0.3, "white", "red")), "white").to_json()
+
+
+BEFORE_ON_TABLE: dict[str, Vec2] = {b: p for b, p in START.items() if p is not None}
+
+
+def state(in_hand: bool = False) -> GameState:
+    """The referee's game: white to play, every ball on the table where ``START`` has it
+    (the white in hand when ``in_hand``)."""
+    from onered import rules
+
+    table = {rules.Ball(b): p for b, p in BEFORE_ON_TABLE.items() if not (in_hand and b == "white")}
+    return rules.GameState(match=rules.Match(target=100, players=("A", "B")), table=table)
+
+
+def test_decision_18_1_balls_off_the_table_in_order_each_once() -> None:
+    events = (
+        hit(0.1, "white", "red"),
+        flew_off(0.5, "red", None, over_pocket="top_left"),
+        flew_off(0.6, "white", "left_upper"),
+        flew_off(0.7, "red"),  # reported twice: listed once
+    )
+    assert off_table(events) == ("red", "white")
+    rest = {"white": None, "yellow": START["yellow"], "red": None}
+    got = outcome(shot(*events, rest=rest), "white")
+    assert got.off_table == ("red", "white")
+    assert got.positions == {"yellow": START["yellow"]}
+    assert not got.touching
+    assert not got.crossed_baulk
+
+
+def test_decision_18_1_a_ball_in_a_pocket_is_potted_not_off_the_table() -> None:
+    events = (hit(0.1, "white", "red"), pocket(0.5, "red"), flew_off(0.6, "red"))
+    assert off_table(events) == ()
+    assert potted(events) == ("red",)
+
+
+def test_decision_18_1_the_compact_form_lists_the_same_balls() -> None:
+    from onered.bridge import compact_outcome
+    from onered.physics import CompactShot
+
+    events = (
+        hit(0.1, "white", "red"),
+        pocket(0.4, "yellow"),
+        flew_off(0.5, "red", None, over_pocket="top_left"),
+        flew_off(0.6, "white", "left_upper"),
+    )
+    rest: dict[str, Vec2 | None] = {"white": None, "yellow": None, "red": None}
+    lean = CompactShot(3.0, (None, None, None), compact(events))
+    assert compact_outcome(lean, IDS, "white") == outcome(shot(*events, rest=rest), "white")
+
+
+def test_decision_18_2_the_referee_spots_a_red_off_the_table_and_fouls() -> None:
+    from onered import rules
+    from onered.bridge import stroke
+
+    events = (hit(0.1, "white", "red"), flew_off(0.5, "red"))
+    rest = {"white": (0.5, 1.5), "yellow": START["yellow"], "red": None}
+    got = stroke(shot(*events, rest=rest), "white", BEFORE_ON_TABLE)
+    after, verdict = rules.judge(state(), got)
+    assert verdict.foul is not None
+    assert verdict.foul.codes == (rules.FoulCode.OFF_TABLE,)
+    assert rules.Ball.RED in after.table  # spotted (2.7) for the incoming player
+    assert verdict.score == (0, 2)
+
+
+def test_decision_18_2_a_cue_ball_off_the_table_is_in_hand() -> None:
+    from onered import rules
+    from onered.bridge import stroke
+
+    events = (
+        airborne(0.0, "white"),
+        over(0.1, "white", "red"),
+        hit(0.2, "white", "yellow"),  # over the red, onto the yellow and off the table
+        flew_off(0.3, "white"),
+    )
+    rest = {"white": None, "yellow": START["yellow"], "red": START["red"]}
+    got = stroke(shot(*events, rest=rest), "white", BEFORE_ON_TABLE)
+    after, verdict = rules.judge(state(), got)
+    assert verdict.foul is not None
+    assert set(verdict.foul.codes) == {rules.FoulCode.JUMP, rules.FoulCode.OFF_TABLE}
+    assert verdict.foul.penalty == 2  # two fouls of one stroke: 2 points (2.12.3)
+    assert verdict.score == (0, 2)
+    assert rules.Ball.WHITE not in after.table
+
+
+# --- whatever the bridge reads from an event log with flights, the referee accepts ---------
+
+_EVENT_SPECS = st.sampled_from(
+    ["hit", "cushion", "jaw", "pocket", "airborne", "land", "over", "off", "off_pocket"]
+)
+
+
+@st.composite
+def flight_logs(draw: st.DrawFn) -> tuple[Event, ...]:
+    """A time-ordered event log of three balls with flights: contacts, cushions, pockets,
+    balls leaving and landing on the slate, coming above one another, leaving the table. A
+    ball that fell or left has no events after."""
+    gone: set[str] = set()
+    events: list[Event] = []
+    t = 0.0
+    for spec in draw(st.lists(_EVENT_SPECS, max_size=14)):
+        t += draw(st.sampled_from([0.0, SIMULTANEOUS_S / 4, 0.01, 0.1]))
+        here = [b for b in IDS if b not in gone]
+        if not here:
+            break
+        ball = draw(st.sampled_from(here))
+        others = [b for b in here if b != ball]
+        if spec in ("hit", "over"):
+            if not others:
+                continue
+            other = draw(st.sampled_from(others))
+            events.append(hit(t, ball, other) if spec == "hit" else over(t, ball, other))
+        elif spec == "cushion":
+            events.append(cushion(t, ball, draw(st.sampled_from(["top", "bottom", "left_lower"]))))
+        elif spec == "jaw":
+            events.append(Event(t, EventKind.CUSHION, (ball,), cushion="jaw", pocket="top_left"))
+        elif spec == "airborne":
+            events.append(airborne(t, ball))
+        elif spec == "land":
+            events.append(land(t, ball))
+        else:
+            gone.add(ball)
+            if spec == "pocket":
+                events.append(pocket(t, ball))
+            elif spec == "off":
+                events.append(flew_off(t, ball, "right_upper"))
+            else:
+                events.append(flew_off(t, ball, None, over_pocket="middle_left"))
+    return tuple(events)
+
+
+@settings(max_examples=300, deadline=None)
+@given(events=flight_logs(), from_hand=st.booleans())
+def test_whatever_the_bridge_reads_the_referee_accepts(
+    events: tuple[Event, ...], from_hand: bool
+) -> None:
+    """The seam between the bridge and the referee: for any event log with flights the
+    full and the compact readings give the same stroke, a ball is at most once potted or off
+    the table, and the referee judges it without complaint, a jump and balls off the table
+    among its fouls exactly when the bridge read them."""
+    from onered import rules
+    from onered.bridge import compact_stroke, jump, stroke
+    from onered.physics import CompactShot
+
+    placed = (0.889, 0.6) if from_hand else None
+    before = {**BEFORE_ON_TABLE, "white": placed} if placed is not None else BEFORE_ON_TABLE
+    left = set(potted(events)) | set(off_table(events))
+    rest = {b: None if b in left else p for b, p in START.items()}
+    result = shot(*events, rest=rest)
+    full = stroke(result, "white", before, placed=placed)
+    lean = compact_stroke(
+        CompactShot(3.0, tuple(rest[b] for b in IDS), compact(events)),
+        IDS,
+        "white",
+        placed=placed,
+        before=before,
+    )
+    assert lean == full
+    assert len(full.off_table) == len(set(full.off_table))
+    assert not set(full.off_table) & set(full.potted)
+    _, verdict = rules.judge(state(in_hand=from_hand), full)
+    codes = set() if verdict.foul is None else set(verdict.foul.codes)
+    assert (rules.FoulCode.JUMP in codes) == jump(events, "white")
+    assert (rules.FoulCode.OFF_TABLE in codes) == bool(full.off_table)
+
+
+# --- the issue's check on the engine: elevated strokes of every kind ------------------------
+
+
+def _random_balls(rng: random.Random) -> dict[str, Vec2]:
+    """Three balls on the bed, apart, away from the pockets' mouths."""
+    from onered.table import LENGTH, WIDTH
+
+    balls: dict[str, Vec2] = {}
+    while len(balls) < 3:
+        p = (rng.uniform(0.08, WIDTH - 0.08), rng.uniform(0.12, LENGTH - 0.12))
+        if all(math.dist(p, q) > BALL_DIAMETER + 1e-4 for q in balls.values()):
+            balls[IDS[len(balls)]] = p
+    return balls
+
+
+@pytest.mark.slow
+def test_elevated_strokes_of_every_kind_give_jumps_and_balls_off_the_table_the_rules_judge() -> (
+    None
+):
+    """Issue 19's check: 10,000 random strokes (elevation across 0–90 degrees, speeds up to
+    the cue's limit, tip anywhere within its limit, from random positions, a tenth from hand)
+    read by the bridge's compact form and judged by the referee: jumps and balls off the
+    table occur, every verdict is the rules' (a foul scores nothing and gives 2; a red off
+    the table is spotted, a cue ball off the table is in hand), and on every tenth stroke the
+    full simulation reads the same."""
+    from onered import rules
+    from onered.bridge import compact_stroke, stroke
+    from onered.physics import Params, TableSpec, simulate, simulate_compact, strike_to_launch
+    from onered.physics.cue import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET
+    from onered.physics.types import Strike
+
+    rng = random.Random(19)
+    params, table = Params(), TableSpec()
+    jumped = off = red_off = cue_off = strokes = 0
+    while strokes < 10_000:
+        balls = _random_balls(rng)
+        from_hand = rng.random() < 0.1
+        placed: Vec2 | None = None
+        if from_hand:
+            placed = (0.889 + rng.uniform(-0.25, 0.25), 0.737 - rng.uniform(0.0, 0.2))
+            if any(math.dist(placed, balls[b]) <= BALL_DIAMETER + 1e-4 for b in IDS[1:]):
+                continue
+            balls["white"] = placed
+        strikes = []
+        for _ in range(50):
+            r, a = rng.uniform(0, MAX_TIP_OFFSET), rng.uniform(0, 2 * math.pi)
+            strikes.append(
+                Strike(
+                    speed=rng.uniform(0.1, MAX_SPEED),
+                    aim=rng.uniform(0, 360),
+                    side=r * math.cos(a),
+                    height=r * math.sin(a),
+                    elevation=rng.uniform(0, MAX_ELEVATION),
+                )
+            )
+        launches = [strike_to_launch(s, params) for s in strikes]
+        batch = simulate_compact(balls, "white", launches, params, table)
+        game = rules.GameState(
+            match=rules.Match(target=100, players=("A", "B")),
+            table={rules.Ball(b): p for b, p in balls.items() if not (from_hand and b == "white")},
+        )
+        for k, shot_ in enumerate(batch.shots):
+            got = compact_stroke(
+                shot_,
+                batch.ball_ids,
+                "white",
+                placed=placed,
+                before=balls,
+            )
+            if strokes % 10 == 0:
+                full = stroke(
+                    simulate(balls, "white", launches[k], params, table),
+                    "white",
+                    balls,
+                    placed=placed,
+                )
+                assert full == got, f"the full and compact readings differ: {strikes[k]}"
+            after, verdict = rules.judge(game, got)
+            strokes += 1
+            jumped += rules.FoulCode.JUMP in got.fouls
+            off += bool(got.off_table)
+            codes = set() if verdict.foul is None else set(verdict.foul.codes)
+            assert (rules.FoulCode.JUMP in codes) == (rules.FoulCode.JUMP in got.fouls)
+            assert (rules.FoulCode.OFF_TABLE in codes) == bool(got.off_table)
+            if codes:
+                assert verdict.points == 0
+                assert verdict.score == (0, 2)
+                assert verdict.visit_over
+            if rules.Ball.RED in got.off_table:
+                red_off += 1
+                assert rules.Ball.RED in after.table  # spotted (2.7)
+            if rules.Ball.WHITE in got.off_table:
+                cue_off += 1
+                assert rules.Ball.WHITE not in after.table  # in hand
+    assert jumped > 0
+    assert off > 0
+    print(
+        f"{strokes} strokes: {jumped} jumps, {off} with balls off the table "
+        f"(the red {red_off}, the cue ball {cue_off})"
+    )

@@ -8,26 +8,39 @@ answers one question the referee protocol asks; :func:`outcome` puts them togeth
 ``stroke`` line's fields. :func:`compact_outcome` gives the same answer for a shot of
 ``onered.physics.simulate_compact`` (the AI's lean form: integer-coded events, no paths).
 :func:`stroke` and :func:`compact_stroke` give the referee's :class:`onered.rules.Stroke` of
-either, the one foul the referee leaves to its caller that a simulated table can show
-included (``bad_from_hand``, below), so the game loop, the AI's search and the lean game
-read a simulated stroke in one way.
+either, the fouls the referee leaves to its caller that a simulated table can show included
+(``bad_from_hand`` and ``jump``, below), so the game loop, the AI's search, the studies and
+the environments read a simulated stroke in one way.
 
-Of the caller's foul codes, only one can happen on a simulated table: a wrong stroke from
-hand (2.6, 2.11(6), ``bad_from_hand``) — the placement outside the D the referee derives
-itself, but whether the ball was played out of baulk it cannot know. The others (a double
-hit, a push, a jump, feet off the floor, touching a ball) are things a player's body does,
-which the simulation does not model. The reading (2.6.3–2.6.6 of the original, decision 7
-of ``docs/rules.md`` as corrected on 2026-12-03): from hand, before the cue ball touches a
-ball in baulk, comes back across the baulk line into baulk, or comes to rest in baulk, it
-must have touched a ball out of baulk or a cushion at a point out of baulk (2.6.3, 2.6.4).
-Cushions in baulk may be used on the way out (2.6.5). So a ball in baulk may not be played
-directly (2.6.6) — "in baulk" by its centre (decision 1), so a ball whose centre is on the
-line is in baulk however far it overhangs, and one whose centre is beyond the line is not —
-but it may be played after a cushion out of baulk (2.6.4). A cue ball that falls into a
+Of the caller's foul codes, two can happen on a simulated table, and the bridge reads both
+from the event log: a wrong stroke from hand (2.6, 2.11(6), ``bad_from_hand``) and a jump
+(2.11(8), ``jump``); the others (a double hit, a push, feet off the floor, touching a ball)
+are things a player's body does, which the simulation does not model. A ball forced off the
+table (2.11(10)) is not a caller's foul: the stroke's ``off_table`` lists the balls (each
+ball with an ``off_table`` event, once, never one that fell into a pocket) and the referee
+derives the foul, spots a red (2.7) and takes a cue ball in hand itself.
+
+A stroke from hand: the placement outside the D the referee derives itself, but whether the
+ball was played out of baulk it cannot know. The reading (2.6.3–2.6.6 of the original,
+decision 7 of ``docs/rules.md`` as corrected on 2026-12-03): from hand, before the cue ball
+touches a ball in baulk, comes back across the baulk line into baulk, or comes to rest in
+baulk, it must have touched a ball out of baulk or a cushion at a point out of baulk (2.6.3,
+2.6.4). Cushions in baulk may be used on the way out (2.6.5). So a ball in baulk may not be
+played directly (2.6.6) — "in baulk" by its centre (decision 1), so a ball whose centre is on
+the line is in baulk however far it overhangs, and one whose centre is beyond the line is
+not — but it may be played after a cushion out of baulk (2.6.4). A cue ball that falls into a
 pocket without touching anything is a miss (and, with every object ball in baulk,
 ``in_off_from_hand``), which the referee derives. Pocket jaws are part of the cushion. One
 reading, :func:`bad_from_hand_touches`, over the cue ball's :class:`Touch`\\ es, fed a full
 shot (:func:`bad_from_hand`) or a compact one (:func:`bad_from_hand_compact`).
+
+A jump (decision 17 of ``docs/rules.md``): the cue ball goes over part of an object ball —
+the engine's ``over`` event (the cue ball in the air, the object ball under it) not followed
+by the cue ball touching that ball before it lands — unless it had already touched another
+object ball first (the general rules' exception (a)), or it had touched this one and then a
+cushion or the other ball (exception (c)); a cue ball that comes above a ball and strikes it
+has not jumped it (exception (b)). One reading, :func:`jumped`, over the cue ball's
+:class:`Flight` steps, fed a full shot (:func:`jump`) or a compact one (:func:`jump_compact`).
 
 Only the cue ball's own contacts count for :func:`first_hit` and :func:`cannon`: an object
 ball running into the other object ball is not the cue ball touching it.
@@ -53,31 +66,36 @@ BOTH: str = rules.BOTH.value
 #: root solver (far below a nanosecond); at 10 m/s a nanosecond is 10 nm of travel, so no
 #: two distinct contacts of a real stroke are that close.
 SIMULTANEOUS_S = 1e-9
-#: Value of an event kind for a ball forced off the table. The 2-D engine has no such kind
-#: (a ball cannot leave the bed in its model), so :func:`off_table` finds none today; the
-#: query matches by value so that an engine adding the kind is read without a change here.
-_OFF_TABLE_KIND = "off_table"
 #: Event kinds as module constants: reading ``EventKind.X`` goes through the Enum's
 #: descriptor on every access, which a loop over every event of every shot should not pay.
 _BALL_BALL = EventKind.BALL_BALL
 _POCKET = EventKind.POCKET
 _BAULK_LINE = EventKind.BAULK_LINE
+_OVER = EventKind.OVER
+_LAND = EventKind.LAND
+_OFF_TABLE = EventKind.OFF_TABLE
 #: The same kinds as the integer codes of the compact form (``EVENT_KINDS``, ``DIRECTIONS``).
 _C_BALL_BALL = EVENT_KINDS.index(_BALL_BALL)
 _C_POCKET = EVENT_KINDS.index(_POCKET)
 _C_BAULK_LINE = EVENT_KINDS.index(_BAULK_LINE)
-_C_OFF_TABLE = frozenset(k for k, kind in enumerate(EVENT_KINDS) if kind.value == _OFF_TABLE_KIND)
+_C_OVER = EVENT_KINDS.index(_OVER)
+_C_LAND = EVENT_KINDS.index(_LAND)
+_C_OFF_TABLE = EVENT_KINDS.index(_OFF_TABLE)
 _C_IN = DIRECTIONS.index("in")
 _C_OUT = DIRECTIONS.index("out")
 _C_CUSHION = EVENT_KINDS.index(EventKind.CUSHION)
 _CUSHION = EventKind.CUSHION
-#: The caller's fouls of a stroke: none, or a stroke from hand not played out of baulk.
+#: The caller's fouls of a stroke: none, a stroke from hand not played out of baulk, a jump.
 _NO_FOULS: frozenset[rules.FoulCode] = frozenset()
 _BAD_FROM_HAND = frozenset({rules.FoulCode.BAD_FROM_HAND})
+_JUMP = frozenset({rules.FoulCode.JUMP})
+_FOUL_CODES: dict[str, rules.FoulCode] = {code.value: code for code in rules.FoulCode}
 #: The referee's balls by name (a dict lookup is cheaper than ``Ball(name)``).
 _BALLS: dict[str, rules.Ball] = {ball.value: ball for ball in rules.Ball}
 #: A ball as the protocol names it or as the referee knows it.
 _B = TypeVar("_B", str, rules.Ball | rules.Both)
+#: A ball by its name, its index in a batch, or as the referee knows it.
+_T = TypeVar("_T", str, int, rules.Ball)
 
 
 def _cue_contacts(events: Iterable[Event], cue: str) -> list[tuple[float, str]]:
@@ -132,10 +150,26 @@ def pocket_of(events: Iterable[Event], ball: str) -> str | None:
 
 
 def off_table(events: Iterable[Event]) -> tuple[str, ...]:
-    """Balls forced off the table, in order (none from the current 2-D engine)."""
-    return tuple(
-        ball for event in events if event.kind._value_ == _OFF_TABLE_KIND for ball in event.balls
-    )
+    """Balls forced off the table (an ``off_table`` event), in order, each once; a ball that
+    fell into a pocket is potted, not off the table (the general rules: a ball is off the
+    table when it comes to rest neither on the bed nor in a pocket)."""
+    flown: list[str] = []
+    fell: list[str] = []
+    for event in events:
+        kind = event.kind
+        if kind is _OFF_TABLE:
+            flown.extend(event.balls)
+        elif kind is _POCKET:
+            fell.extend(event.balls)
+    return _off_the_table(flown, fell)
+
+
+def _off_the_table(flown: Sequence[_T], fell: Sequence[_T]) -> tuple[_T, ...]:
+    """The one reading of ``off_table`` for both forms: the balls that flew off, in order,
+    each once, without those that fell into a pocket."""
+    if not flown:
+        return ()
+    return tuple(dict.fromkeys(b for b in flown if b not in fell))
 
 
 def crossed_baulk(events: Iterable[Event], rest: Mapping[str, Vec2 | None], cue: str) -> bool:
@@ -168,8 +202,9 @@ def touching(rest: Mapping[str, Vec2 | None], cue: str) -> bool:
 class Outcome:
     """A stroke as the referee protocol describes it, derived from a simulated shot.
 
-    ``positions`` are the rest positions of the balls still on the table (potted balls are
-    left out, as the referee requires).
+    ``positions`` are the rest positions of the balls still on the table (potted balls and
+    balls off the table are left out, as the referee requires). ``fouls`` are the caller's
+    fouls the event log shows without knowing the placement: ``jump`` (decision 17), or none.
     """
 
     first_hit: str | None
@@ -179,6 +214,7 @@ class Outcome:
     crossed_baulk: bool
     touching: bool
     positions: Mapping[str, Vec2]
+    fouls: tuple[str, ...] = ()
 
     def stroke(
         self,
@@ -187,10 +223,13 @@ class Outcome:
         fouls: frozenset[rules.FoulCode] = frozenset(),
         striker: str | None = None,
     ) -> rules.Stroke:
-        """The referee's stroke: this outcome, with the placement from hand, the fouls the
-        caller saw (``bad_from_hand``) and the striker's name when he is named."""
+        """The referee's stroke: this outcome (its own fouls included), with the placement
+        from hand, the fouls the caller saw (``bad_from_hand``) and the striker's name when
+        he is named."""
         hit = self.first_hit
         balls = _BALLS
+        if self.fouls:
+            fouls = fouls | {_FOUL_CODES[code] for code in self.fouls}
         return rules.Stroke(
             striker=striker,
             placed=placed,
@@ -206,8 +245,9 @@ class Outcome:
 
     def to_json(self) -> dict[str, Any]:
         """The shot protocol's ``outcome`` object (a referee ``stroke`` line without its
-        ``type``), with plain lists and floats, ready for :func:`json.dumps`."""
-        return {
+        ``type``), with plain lists and floats, ready for :func:`json.dumps`; ``fouls`` only
+        when there are some (a stroke line without it has none)."""
+        out: dict[str, Any] = {
             "first_hit": self.first_hit,
             "cannon": self.cannon,
             "potted": list(self.potted),
@@ -216,6 +256,9 @@ class Outcome:
             "touching": self.touching,
             "positions": {ball: [float(x), float(y)] for ball, (x, y) in self.positions.items()},
         }
+        if self.fouls:
+            out["fouls"] = list(self.fouls)
+        return out
 
 
 def outcome(result: ShotResult, cue: str) -> Outcome:
@@ -230,6 +273,7 @@ def outcome(result: ShotResult, cue: str) -> Outcome:
         crossed_baulk=crossed_baulk(events, result.rest, cue),
         touching=touching(result.rest, cue),
         positions={ball: at for ball, at in result.rest.items() if at is not None},
+        fouls=(rules.FoulCode.JUMP.value,) if jump(events, cue) else (),
     )
 
 
@@ -242,9 +286,10 @@ def stroke(
     striker: str | None = None,
 ) -> rules.Stroke:
     """The referee's stroke for a simulated shot played with cue ball ``cue`` from
-    ``before`` (every ball's centre, the cue ball's placement included): :func:`outcome`,
-    with the placement from hand, ``bad_from_hand`` when a stroke from hand was not played
-    out of baulk (:func:`bad_from_hand`) and the striker's name when he is named."""
+    ``before`` (every ball's centre, the cue ball's placement included): :func:`outcome`
+    (a jump included), with the placement from hand, ``bad_from_hand`` when a stroke from
+    hand was not played out of baulk (:func:`bad_from_hand`) and the striker's name when he
+    is named."""
     fouls = _NO_FOULS
     if placed is not None and bad_from_hand(result, cue, before):
         fouls = _BAD_FROM_HAND
@@ -264,9 +309,10 @@ def compact_stroke(
     batch's ``ball_ids``) played from ``before``, with the placement from hand (and then
     ``bad_from_hand`` read by :func:`bad_from_hand_compact`; ``before`` is needed then)
     and the striker's name: the questions of :func:`stroke` answered from the
-    integer-coded events (the AI judges thousands of shots a decision, so this reads them
-    once, straight into the referee's terms; :func:`compact_outcome` gives the same as an
-    :class:`Outcome`)."""
+    integer-coded events, a jump (:func:`jump_compact`) and balls off the table included
+    (the AI judges thousands of shots a decision, so this reads them once, straight into
+    the referee's terms, and reads the jump only when the cue ball came above a ball;
+    :func:`compact_outcome` gives the same as an :class:`Outcome`)."""
     fouls = _NO_FOULS
     if placed is not None:
         if before is None:
@@ -277,8 +323,8 @@ def compact_stroke(
     ci = ids.index(cue)
     contacts: list[tuple[float, rules.Ball | rules.Both]] = []
     gone: list[rules.Ball] = []
-    off: list[rules.Ball] = []
-    crossed_in = False
+    flown: list[rules.Ball] = []
+    crossed_in = over = False
     for t, kind, a, b, _cushion, _pocket, direction in shot.events:
         if kind == _C_BALL_BALL:
             if a == ci:
@@ -290,8 +336,12 @@ def compact_stroke(
         elif kind == _C_BAULK_LINE:
             if a == ci and direction == _C_IN:
                 crossed_in = True
-        elif kind in _C_OFF_TABLE:
-            off.append(balls[a])
+        elif kind == _C_OVER:
+            over = over or a == ci
+        elif kind == _C_OFF_TABLE:
+            flown.append(balls[a])
+    if over and jump_compact(shot.events, ci):
+        fouls = fouls | _JUMP
     rest = shot.rest
     at = rest[ci]
     return rules.Stroke(
@@ -301,7 +351,7 @@ def compact_stroke(
         first_hit=_first_hit(contacts, rules.BOTH),
         cannon=_cannon(contacts),
         potted=tuple(gone),
-        off_table=tuple(off),
+        off_table=_off_the_table(flown, gone),
         crossed_baulk=crossed_in and at is not None and in_baulk(at),
         touching=at is not None
         and any(balls_touching(at, p) for i, p in enumerate(rest) if i != ci and p is not None),
@@ -324,6 +374,7 @@ def compact_outcome(shot: CompactShot, ids: Sequence[str], cue: str) -> Outcome:
         crossed_baulk=stroke.crossed_baulk,
         touching=stroke.touching,
         positions={b.value: p for b, p in positions.items()},
+        fouls=tuple(code.value for code in rules.FoulCode if code in stroke.fouls),
     )
 
 
@@ -444,3 +495,100 @@ def bad_from_hand_compact(
     end = rest[ci]
     rests_in_baulk = end is not None and in_baulk(end)
     return bad_from_hand_touches(_compact_touches(events, ids, ci, before), rests_in_baulk)
+
+
+# --- a jump (decision 17) ---------------------------------------------------------------------
+
+
+class Flight(Enum):
+    """What the cue ball does, in the terms of the jump reading: only these matter to it."""
+
+    ABOVE = "above"  # in the air, it comes above part of a ball (``over``: it, that ball)
+    STRIKES = "strikes"  # it touches a ball
+    CUSHION = "cushion"  # it touches a cushion or a jaw
+    LANDS = "lands"  # it comes down on the slate: its flight is over
+    GONE = "gone"  # it fell into a pocket or left the table
+
+
+def jumped(steps: Iterable[tuple[float, Flight, object]]) -> bool:
+    """The stroke is a jump (decision 17, see the module docstring): ``steps`` are the cue
+    ball's ``(time, step, other ball)`` in time order (``other`` is ``None`` for a step
+    without one; any name for a ball will do, used alike in one call).
+
+    A ball the cue ball comes above in a flight and does not touch before the flight ends
+    has been jumped, unless the cue ball had touched an object ball before: another one
+    (exception (a)), or this one and since then a cushion or another ball (exception (c)).
+    Touching it in that flight is exception (b): it struck the ball, it did not jump it."""
+    first: set[object] = set()  # the balls of the cue ball's first contact
+    t_first = 0.0
+    freed: set[object] = set()  # of those, the ones exception (c) now covers
+    cushion_since = False
+    above: set[object] = set()  # balls come above in this flight, not exempt, not touched
+    for t, step, other in steps:
+        if step is Flight.ABOVE:
+            if not first or (other in first and other not in freed and not cushion_since):
+                above.add(other)
+        elif step is Flight.STRIKES:
+            above.discard(other)
+            if not first:
+                first.add(other)
+                t_first = t
+            elif t - t_first <= SIMULTANEOUS_S:
+                first.add(other)
+            else:
+                freed.update(b for b in first if b != other)
+        elif step is Flight.CUSHION:
+            cushion_since = cushion_since or bool(first)
+        elif above:  # LANDS or GONE: the flight is over
+            return True
+    return bool(above)
+
+
+def _shot_flight(events: Iterable[Event], cue: str) -> Iterator[tuple[float, Flight, object]]:
+    for event in events:
+        kind = event.kind
+        balls = event.balls
+        if kind is _OVER:
+            if balls[0] == cue:
+                yield event.t, Flight.ABOVE, balls[1]
+        elif cue not in balls:
+            continue
+        elif kind is _BALL_BALL:
+            yield event.t, Flight.STRIKES, balls[0] if balls[1] == cue else balls[1]
+        elif kind is _CUSHION:
+            yield event.t, Flight.CUSHION, None
+        elif kind is _LAND:
+            yield event.t, Flight.LANDS, None
+        elif kind is _POCKET or kind is _OFF_TABLE:
+            yield event.t, Flight.GONE, None
+
+
+def jump(events: Iterable[Event], cue: str) -> bool:
+    """The stroke played with cue ball ``cue`` is a jump (2.11(8), decision 17): the full
+    event log read by :func:`jumped`."""
+    return jumped(_shot_flight(events, cue))
+
+
+def _compact_flight(
+    events: Iterable[tuple[float, int, int, int, int, int, int]], ci: int
+) -> Iterator[tuple[float, Flight, object]]:
+    for t, kind, a, b, _cushion, _pocket, _direction in events:
+        if kind == _C_OVER:
+            if a == ci:
+                yield t, Flight.ABOVE, b
+        elif a != ci and b != ci:
+            continue
+        elif kind == _C_BALL_BALL:
+            yield t, Flight.STRIKES, a if b == ci else b
+        elif kind == _C_CUSHION:
+            yield t, Flight.CUSHION, None
+        elif kind == _C_LAND:
+            yield t, Flight.LANDS, None
+        elif kind in (_C_POCKET, _C_OFF_TABLE):
+            yield t, Flight.GONE, None
+
+
+def jump_compact(events: Iterable[tuple[float, int, int, int, int, int, int]], ci: int) -> bool:
+    """:func:`jump` for a shot of ``onered.physics.simulate_compact``: its ``events``, the
+    cue ball by its index ``ci`` in the batch's ``ball_ids``."""
+    return jumped(_compact_flight(events, ci))
