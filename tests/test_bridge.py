@@ -295,7 +295,8 @@ def test_compact_outcome_of_a_touching_rest() -> None:
 )
 def test_compact_outcome_equals_the_full_reading(seed: int, from_baulk: bool) -> None:
     """The seam: the same strikes simulated in full and in the compact form give the same
-    outcome, and the same referee stroke."""
+    outcome, and the same referee stroke (half of them elevated: jumps and balls off the
+    table included)."""
     import random
 
     from onered.bridge import compact_outcome
@@ -315,6 +316,7 @@ def test_compact_outcome_equals_the_full_reading(seed: int, from_baulk: bool) ->
             rng.uniform(0, 360),
             rng.uniform(-0.4, 0.4),
             rng.uniform(-0.5, 0.5),
+            rng.uniform(0, 90) if rng.random() < 0.5 else 0.0,  # half of them in the air
         )
         for _ in range(20)
     ]
