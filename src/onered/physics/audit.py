@@ -1,13 +1,21 @@
 """An independent check of a simulated shot: do balls ever overlap, or leave the table?
 
-Every piece of a trajectory is a quadratic in time, so the distance between two balls over
-the common time of two pieces, or from a ball to a cushion, jaw facing or knuckle over one
-piece, has its minimum at an end of the interval or at a root of a low-degree derivative.
-:func:`audit_shot` finds those minima exactly (the roots are isolated between the critical
-points of the derivative and bisected), not by sampling, and checks every event point and
-rest position with the engine's own definition of "on the table"
-(:func:`onered.physics.check_position`). Used by the stress benchmark and the tests; useful
-to anyone who wants to vet a stored result.
+Every piece of a trajectory is a quadratic in time (in three dimensions: the height of a
+ball in the air too), so the distance between two balls over the common time of two
+pieces, or from a ball to a cushion, jaw facing or knuckle over one piece, has its minimum
+at an end of the interval, at a root of a low-degree derivative, or where the ball passes
+the height of the cushion's nose. :func:`audit_shot` finds those minima exactly (the roots
+are isolated between the critical points of the derivative and bisected), not by
+sampling, and checks every event point on the bed and every rest position with the
+engine's own definition of "on the table" (:func:`onered.physics.check_position`).
+
+In the air the walls are solids: a cushion or jaw facing is a vertical face up to the
+nose height h with a flat top beyond its nose line; a knuckle (and a line's end) a
+vertical cylinder up to h. A ball is clear of a face while its centre is at or below h
+and at least R in front of it, of the nose edge while its centre is at least R from the
+edge line, of the top while its lowest point is above h. A ball that left the table (an
+``off_table`` event) is out of play from then on. Used by the stress benchmark and the
+tests; useful to anyone who wants to vet a stored result.
 """
 
 from __future__ import annotations
@@ -23,8 +31,9 @@ from onered.physics.geometry import TableSpec
 from onered.physics.params import Params
 from onered.physics.types import Segment, ShotResult, Vec2
 
-#: A piece of motion: (t0, t1, x, y, vx, vy, ax, ay) with x(t) = x + vx s + ax s^2 / 2.
-_Piece = tuple[float, float, float, float, float, float, float, float]
+#: A piece of motion: (t0, t1, x, y, vx, vy, ax, ay, z, vz, az) with
+#: x(t) = x + vx s + ax s^2 / 2 (and so y, and z the height of the ball's lowest point).
+_Piece = tuple[float, float, float, float, float, float, float, float, float, float, float]
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +54,7 @@ class Audit:
 
 
 def _pieces(segments: tuple[Segment, ...]) -> list[_Piece]:
-    return [(s.t0, s.t1, *s.p0, *s.v0, *s.a) for s in segments]
+    return [(s.t0, s.t1, *s.p0, *s.v0, *s.a, s.z0, s.vz, s.az) for s in segments]
 
 
 def _timeline(
@@ -57,25 +66,40 @@ def _timeline(
     t, x, y = 0.0, *start
     for piece in pieces:
         if piece[0] > t:
-            out.append((t, piece[0], x, y, 0.0, 0.0, 0.0, 0.0))
+            out.append((t, piece[0], x, y, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0))
         out.append(piece)
         t = piece[1]
         s = t - piece[0]
         x = piece[2] + (piece[4] + 0.5 * piece[6] * s) * s
         y = piece[3] + (piece[5] + 0.5 * piece[7] * s) * s
     if rest is not None and duration > t:
-        out.append((t, duration, *rest, 0.0, 0.0, 0.0, 0.0))
+        out.append((t, duration, *rest, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0))
     return out
 
 
-def _state(p: _Piece, t: float) -> tuple[float, float, float, float]:
+def _state(p: _Piece, t: float) -> tuple[float, float, float, float, float, float]:
+    """Position, velocity, height and vertical velocity on a piece at time t."""
     s = t - p[0]
     return (
         p[2] + (p[4] + 0.5 * p[6] * s) * s,
         p[3] + (p[5] + 0.5 * p[7] * s) * s,
         p[4] + p[6] * s,
         p[5] + p[7] * s,
+        p[8] + (p[9] + 0.5 * p[10] * s) * s,
+        p[9] + p[10] * s,
     )
+
+
+def _quadratic_roots(c0: float, c1: float, c2: float, span: float) -> list[float]:
+    """Real roots in (0, span) of c0 + c1 s + c2 s^2."""
+    if c2 == 0:
+        return [-c0 / c1] if c1 != 0 and 0 < -c0 / c1 < span else []
+    disc = c1 * c1 - 4 * c2 * c0
+    if disc < 0:
+        return []
+    q = -0.5 * (c1 + math.copysign(math.sqrt(disc), c1))
+    roots = [q / c2, c0 / q] if q != 0 else [-c1 / (2 * c2)]
+    return [r for r in roots if 0 < r < span]
 
 
 def _cubic_roots(f: tuple[float, float, float, float], span: float) -> Iterator[float]:
@@ -116,19 +140,31 @@ def _cubic_roots(f: tuple[float, float, float, float], span: float) -> Iterator[
 
 
 def _min_distance(
-    dx: float, dy: float, vx: float, vy: float, ax: float, ay: float, span: float
+    dx: float,
+    dy: float,
+    vx: float,
+    vy: float,
+    ax: float,
+    ay: float,
+    span: float,
+    dz: float = 0.0,
+    vz: float = 0.0,
+    az: float = 0.0,
 ) -> float:
-    """Exact minimum over s in [0, span] of |d + v s + a s^2 / 2|."""
-    hx, hy = 0.5 * ax, 0.5 * ay
+    """Exact minimum over s in [0, span] of |d + v s + a s^2 / 2| (in three dimensions
+    when the z parts are given)."""
+    hx, hy, hz = 0.5 * ax, 0.5 * ay, 0.5 * az
     f = (
-        dx * vx + dy * vy,
-        vx * vx + vy * vy + 2 * (dx * hx + dy * hy),
-        3 * (vx * hx + vy * hy),
-        2 * (hx * hx + hy * hy),
+        dx * vx + dy * vy + dz * vz,
+        vx * vx + vy * vy + vz * vz + 2 * (dx * hx + dy * hy + dz * hz),
+        3 * (vx * hx + vy * hy + vz * hz),
+        2 * (hx * hx + hy * hy + hz * hz),
     )  # half the derivative of the squared distance
-    best = math.hypot(dx, dy)
+    best = math.sqrt(dx * dx + dy * dy + dz * dz)
     for s in (span, *_cubic_roots(f, span)):
-        best = min(best, math.hypot(dx + (vx + hx * s) * s, dy + (vy + hy * s) * s))
+        ex, ey = dx + (vx + hx * s) * s, dy + (vy + hy * s) * s
+        ez = dz + (vz + hz * s) * s
+        best = min(best, math.sqrt(ex * ex + ey * ey + ez * ez))
     return best
 
 
@@ -140,15 +176,17 @@ def _ball_overlap(one: list[_Piece], two: list[_Piece], reach: float) -> float:
         p, q = one[i], two[j]
         t0, t1 = max(p[0], q[0]), min(p[1], q[1])
         if t1 >= t0:
-            xa, ya, vxa, vya = _state(p, t0)
-            xb, yb, vxb, vyb = _state(q, t0)
+            xa, ya, vxa, vya, za, vza = _state(p, t0)
+            xb, yb, vxb, vyb, zb, vzb = _state(q, t0)
             dx, dy, vx, vy = xb - xa, yb - ya, vxb - vxa, vyb - vya
-            ax, ay = q[6] - p[6], q[7] - p[7]
+            dz, vz = zb - za, vzb - vza
+            ax, ay, az = q[6] - p[6], q[7] - p[7], q[10] - p[10]
             span = t1 - t0
             gap = math.hypot(dx, dy) - reach
             bound = math.hypot(vx, vy) * span + 0.5 * math.hypot(ax, ay) * span * span
             if gap - bound < 1e-6:  # else they stay apart over the interval
-                worst = max(worst, reach - _min_distance(dx, dy, vx, vy, ax, ay, span))
+                closest = _min_distance(dx, dy, vx, vy, ax, ay, span, dz, vz, az)
+                worst = max(worst, reach - closest)
         if p[1] <= q[1]:
             i += 1
         else:
@@ -172,6 +210,7 @@ class _Walls:
     def __init__(self, params: Params, table: TableSpec) -> None:
         geo = table.geometry()
         self.radius = params.R
+        self.nose = params.cushion_height
         # (x0, y0, tx, ty, nx, ny, length) of every cushion and facing
         self.lines: list[tuple[float, float, float, float, float, float, float]] = []
         # (cx, cy, r) of every knuckle (r: its radius plus the ball's) and line end (r = R)
@@ -186,6 +225,9 @@ class _Walls:
         for pocket in geo.pockets:
             for k in pocket.knuckles:
                 self.circles.append((*k.centre, k.radius + params.R))
+        # in the air only the knuckles stand as cylinders (the lines' near ends meet them;
+        # their far ends lie over the pockets' holes, where a ball below the nose drops)
+        self.knuckles = [c for c in self.circles if c[2] != params.R]
         # every wall lies outside the bed's rectangle: a centre kept this far inside it
         # cannot reach one
         margin = params.R + 1e-4
@@ -194,7 +236,7 @@ class _Walls:
     def start(self, x: float, y: float) -> float:
         """How deep (m) a ball standing at (x, y) is in a wall or the extension of a
         cushion or facing line near its ends (as the input check allows, up to 1e-6 m)."""
-        worst = self.excursion((0.0, 0.0, x, y, 0.0, 0.0, 0.0, 0.0))
+        worst = self.excursion((0.0, 0.0, x, y, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0))
         for x0, y0, tx, ty, nx, ny, length in self.lines:
             if -self.radius <= (x - x0) * tx + (y - y0) * ty <= length + self.radius:
                 worst = max(worst, min(self.radius - (x - x0) * nx - (y - y0) * ny, 1e-5))
@@ -202,7 +244,9 @@ class _Walls:
 
     def excursion(self, p: _Piece) -> float:
         """How deep (m) the ball goes into a wall over the piece (negative: its clearance)."""
-        t0, t1, x, y, vx, vy, ax, ay = p
+        if p[10] != 0:
+            return self._excursion_in_air(p)
+        t0, t1, x, y, vx, vy, ax, ay = p[:8]
         span = t1 - t0
         x_lo, x_hi = _range(x, vx, ax, span)
         y_lo, y_hi = _range(y, vy, ay, span)
@@ -228,6 +272,60 @@ class _Walls:
             if math.hypot(dx, dy) - r - reach > 0.01:
                 continue
             worst = max(worst, r - _min_distance(dx, dy, vx, vy, ax, ay, span))
+        return worst
+
+    def _excursion_in_air(self, p: _Piece) -> float:
+        """The same for a piece in the air (uniform in x, y; z under gravity): the distance
+        to a line's solid (face, nose edge, top) is piecewise smooth in time, so its minimum
+        is at the piece's ends, where the centre passes the nose height or the nose line,
+        or at a critical point of one smooth part; a cylinder counts only while the ball's
+        lowest point is below its top."""
+        t0, t1, x, y, vx, vy, _, _, z, vz, az = p
+        span = t1 - t0
+        rad, h = self.radius, self.nose
+        # when the centre passes the nose height, and when the lowest point passes the top
+        centre_at_nose = _quadratic_roots(z + rad - h, vz, 0.5 * az, span)
+        low_at_top = _quadratic_roots(z - h, vz, 0.5 * az, span)
+        reach = math.hypot(vx, vy) * span
+        worst = -math.inf
+        for x0, y0, tx, ty, nx, ny, length in self.lines:
+            c0, c1 = (x - x0) * nx + (y - y0) * ny, vx * nx + vy * ny
+            if c0 - rad - reach > 0.01:
+                continue
+            u0, u1 = (x - x0) * tx + (y - y0) * ty, vx * tx + vy * ty
+            d0, d1, d2 = z + rad - h, vz, 0.5 * az  # the centre's height above the nose
+            times = [0.0, span, *centre_at_nose]
+            if c1 != 0 and 0 < -c0 / c1 < span:
+                times.append(-c0 / c1)
+            # the edge: half the derivative of c^2 + d^2 (a cubic)
+            edge = (c0 * c1 + d0 * d1, c1 * c1 + d1 * d1 + 2 * d0 * d2, 3 * d1 * d2, 2 * d2 * d2)
+            times += list(_cubic_roots(edge, span))
+            if d2 != 0 and 0 < -d1 / (2 * d2) < span:
+                times.append(-d1 / (2 * d2))  # the top: the apex
+            for s in times:
+                if not -1e-9 <= u0 + u1 * s <= length + 1e-9:
+                    continue
+                c, d = c0 + c1 * s, d0 + (d1 + d2 * s) * s
+                if d <= 0:
+                    distance = c  # the face
+                elif c >= 0:
+                    distance = math.hypot(c, d)  # the nose edge
+                else:
+                    distance = d  # the top
+                worst = max(worst, rad - distance)
+        for cx, cy, r in self.knuckles:
+            dx, dy = x - cx, y - cy
+            if math.hypot(dx, dy) - r - reach > 0.01:
+                continue
+            # while the lowest point is below the top: the parts of the piece between the
+            # times it passes the top's height
+            cuts = [0.0, *low_at_top, span]
+            for lo, hi in itertools.pairwise(cuts):
+                mid = 0.5 * (lo + hi)
+                if z + (vz + 0.5 * az * mid) * mid >= h - 1e-9:
+                    continue  # above the top (a ball just off a knuckle's top: to rounding)
+                ex, ey = dx + vx * lo, dy + vy * lo
+                worst = max(worst, r - _min_distance(ex, ey, vx, vy, 0.0, 0.0, hi - lo))
         return worst
 
 
@@ -278,7 +376,9 @@ def audit_shot(
         for p in own:
             excursion = max(excursion, check.walls.excursion(p) - max(base, 0.0))
             for t in (p[0], p[1]):
-                x, y, _, _ = _state(p, t)
+                x, y, _, _, z, _ = _state(p, t)
+                if z > 0 or p[10] != 0:
+                    continue  # in the air: the walls above say whether it is clear
                 if ctx.validate((x, y)) is not None and not _falling(result, name, t):
                     problems.append(f"{name} off the table at t={t!r}: ({x!r}, {y!r})")
     overlap = -math.inf
@@ -300,5 +400,6 @@ def _falling(result: ShotResult, ball: str, t: float) -> bool:
     """Whether ``ball`` falls into a pocket at ``t`` (its centre then lies on the fall
     circle, which the validation calls "over the pocket")."""
     return result.rest.get(ball, ()) is None and any(
-        e.t == t and e.kind.value == "pocket" and e.balls == (ball,) for e in result.events
+        e.t == t and e.kind.value in ("pocket", "off_table") and e.balls == (ball,)
+        for e in result.events
     )

@@ -36,9 +36,10 @@
 
 /* What a ball's next static event is. In the air: the nose edge of a cushion or facing
  * (SK_EDGE, SK_FEDGE), coming down on a knuckle's top (SK_KTOP), on the cushion's top or
- * the rail (SK_TOP), or past the rail's outer edge (SK_OUT). */
+ * the rail (SK_TOP), past the rail's outer edge (SK_OUT), or leaving the space over a
+ * pocket's hole below the nose height (SK_HOLE: it meets the pocket's back and drops). */
 enum { SK_NONE, SK_CUSHION, SK_FACING, SK_KNUCKLE, SK_FALL, SK_EDGE, SK_FEDGE, SK_KTOP, SK_TOP,
-       SK_OUT };
+       SK_OUT, SK_HOLE };
 /* What a pair's next event is. */
 enum { PK_CONTACT, PK_OVER };
 /* Candidate classes, in tie-breaking order for one ball. */
@@ -187,6 +188,13 @@ static double poly_entry(const double *c, int deg, double H) {
         fa = fb;
     }
     return INF;
+}
+
+/* out(u) = c(s + u) for c of degree deg (a Taylor shift by synthetic division). */
+static void poly_shift(const double *c, int deg, double s, double *out) {
+    for (int k = 0; k <= deg; k++) out[k] = c[k];
+    for (int i = 0; i < deg; i++)
+        for (int j = deg - 1; j >= i; j--) out[j] += s * out[j + 1];
 }
 
 /* The same for a quadratic c0 + c1 tau + c2 tau^2, in closed form. */
@@ -519,6 +527,19 @@ static int pocket_near(const Table *tb, double x, double y) {
     return -1;
 }
 
+/* Whether (x, y) lies behind the nose line of a cushion or jaw facing, along its length:
+ * over the cushion's (or jaw's) top and the rail. */
+static int over_top(const Table *tb, double x, double y) {
+    for (int k = 0; k < N_CUSHIONS + 2 * N_POCKETS; k++) {
+        const Line *L = k < N_CUSHIONS ? &tb->cushion[k]
+                                        : &tb->pocket[(k - N_CUSHIONS) / 2].facing[(k - N_CUSHIONS) % 2];
+        double c = (x - L->px) * L->nx + (y - L->py) * L->ny;
+        double s = (x - L->px) * L->tx + (y - L->py) * L->ty;
+        if (c < 0 && s >= 0 && s <= L->len) return 1;
+    }
+    return 0;
+}
+
 /* An airborne ball (centre x, y moving uniformly at vx, vy; lowest point at z rising at vz)
  * against the line L of a cushion or jaw facing, a vertical face up to the nose at height
  * h with a flat top beyond it: the first contact within H, INF if none; *edge says whether
@@ -550,7 +571,7 @@ static double air_line_hit(const Line *L, const Phys *P, double x, double y, dou
     const double Hq = fmin(best, H);
     double tau;
     double dist = sqrt(c0 * c0 + d0 * d0);
-    if (dist - R <= TOUCH && c0 >= 0 && d0 > 0) {
+    if (fabs(dist - R) <= TOUCH && c0 >= 0 && d0 > 0) {
         if (c0 * c1 + d0 * d1 < -V_MIN * dist) {
             tau = 0;  /* touching and closing */
         } else {      /* touching and parting: the next contact, tau divided out */
@@ -561,12 +582,24 @@ static double air_line_hit(const Line *L, const Phys *P, double x, double y, dou
     } else {
         tau = poly_entry(q, 4, Hq);
     }
-    if (tau < best) {
+    /* an entry with the centre below the nose, behind the line or beyond the segment's
+     * ends is no contact with this edge: look on from where the sphere leaves it again */
+    for (int it = 0; it < 8 && tau < best; it++) {
         double ct = c0 + c1 * tau, dt = d0 + (d1 + d2 * tau) * tau, st = s0 + s1 * tau;
         if (ct >= 0 && dt > 0 && st >= -EXT && st <= L->len + EXT) {
             best = tau;
             *edge = 1;
+            break;
         }
+        double sh[5], out;
+        poly_shift(q, 4, tau, sh);
+        for (int k = 0; k < 5; k++) sh[k] = -sh[k];
+        out = poly_entry(sh, 4, Hq - tau);  /* the sphere leaves the edge */
+        if (out == INF || !(out > 0)) break;
+        poly_shift(q, 4, tau + out, sh);
+        double again = poly_entry(sh, 4, Hq - tau - out);
+        if (again == INF) break;
+        tau += out + again;
     }
     return best;
 }
@@ -608,6 +641,20 @@ static void find_static_air(const Sim *S, int i, double tnow, Cand *out) {
                 obj = 2 * p + k;
             }
         }
+        /* over the hole: when the centre leaves the fall circle (the larger root of a
+         * quadratic), below the nose height */
+        const Circle *F = &Q->fall;
+        double Dx = x - F->cx, Dy = y - F->cy;
+        double a2 = vx * vx + vy * vy, b1 = Dx * vx + Dy * vy;
+        double disc = b1 * b1 - a2 * (Dx * Dx + Dy * Dy - F->r * F->r);
+        if (a2 > 0 && disc > 0) {
+            double tau = (-b1 + sqrt(disc)) / a2;
+            if (tau >= 0 && tau < best && z + (vz - 0.5 * g * tau) * tau < h) {
+                best = tau;
+                kind = SK_HOLE;
+                obj = p;
+            }
+        }
     }
     /* coming down to the height h (the top of cushions, jaws and rail) */
     double disc = vz * vz + 2 * g * (z - h);
@@ -616,14 +663,12 @@ static void find_static_air(const Sim *S, int i, double tnow, Cand *out) {
         if (tau >= 0 && tau < best && (tau > 0 || vz < 0)) {
             double xh = x + vx * tau, yh = y + vy * tau;
             int p = pocket_near(tb, xh, yh), top = SK_NONE, o = -1;
-            if (p >= 0) {
-                for (int k = 0; k < 2; k++) {
-                    const Circle *C = &tb->pocket[p].knuckle[k];
-                    if (norm2(xh - C->cx, yh - C->cy) < C->r) { top = SK_KTOP; o = 2 * p + k; }
-                }
-            } else if (!inside_outline(tb, xh, yh)) {
-                top = SK_TOP;
+            for (int k = 0; p >= 0 && k < 2; k++) {
+                const Circle *C = &tb->pocket[p].knuckle[k];
+                if (norm2(xh - C->cx, yh - C->cy) < C->r) { top = SK_KTOP; o = 2 * p + k; }
             }
+            if (top == SK_NONE && !inside_outline(tb, xh, yh) && over_top(tb, xh, yh))
+                top = SK_TOP;
             if (top != SK_NONE) { best = tau; kind = top; obj = o; }
         }
     }
@@ -1192,7 +1237,7 @@ int kernel_run_shot(Sim *S, const double *pos, int cue, const double *launch,
                 double dx = C->cx - x, dy = C->cy - y, d = norm2(dx, dy);
                 resolve_cushion(S, bi, t, dx / d, dy / d);
                 push_event(S, t, EV_CUSHION, bi, -1, -1, c.obj / 2, 0);
-            } else if (c.kind == SK_FALL) {
+            } else if (c.kind == SK_FALL || c.kind == SK_HOLE) {
                 go_in(S, bi, t, c.obj);
             } else if (c.kind == SK_EDGE) {
                 edge_impact(S, bi, t, &tb->cushion[c.obj]);
