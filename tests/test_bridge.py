@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bridge_support import compact_events
 from onered.bridge import (
     BOTH,
     SIMULTANEOUS_S,
@@ -352,31 +353,15 @@ def flew_off(
     return Event(t, EventKind.OFF_TABLE, (ball,), cushion=name, pocket=over_pocket)
 
 
-def compact(events: tuple[Event, ...], ids: tuple[str, ...] = IDS) -> CompactEvents:
-    """The events in the integer-coded form of ``simulate_compact``."""
-    from onered.physics import DIRECTIONS, EVENT_KINDS
-    from onered.table import CUSHION_NAMES, POCKET_NAMES
-
-    out = []
-    for e in events:
-        b = ids.index(e.balls[1]) if len(e.balls) > 1 else -1
-        c = CUSHION_NAMES.index(e.cushion) if e.cushion not in (None, "jaw") else -1
-        k = POCKET_NAMES.index(e.pocket) if e.pocket is not None else -1
-        d = DIRECTIONS.index(e.direction)
-        out.append((e.t, EVENT_KINDS.index(e.kind), ids.index(e.balls[0]), b, c, k, d))
-    return tuple(out)
-
-
-CompactEvents = tuple[tuple[float, int, int, int, int, int, int], ...]
-
-
 def jumps(*events: Event) -> bool:
     """The jump reading of ``events`` for the cue ball ``white``, checked to be the same in
     both forms (the game loop's full one and the AI's compact one)."""
     from onered.bridge import jump, jump_compact
 
     full = jump(events, "white")
-    assert jump_compact(compact(events), 0) == full, "the two forms read this flight differently"
+    assert jump_compact(compact_events(events, IDS), 0) == full, (
+        "the two forms read this flight differently"
+    )
     return full
 
 
@@ -503,7 +488,7 @@ def test_decision_17_6_the_jump_reaches_the_stroke_the_outcome_and_the_referee()
     assert got.fouls == ("jump",)
     assert got.to_json()["fouls"] == ["jump"]
     rest = tuple(START[b] for b in IDS)
-    lean = CompactShot(3.0, rest, compact(events))
+    lean = CompactShot(3.0, rest, compact_events(events, IDS))
     assert compact_outcome(lean, IDS, "white") == got
     full = stroke(result, "white", BEFORE_ON_TABLE)
     assert full.fouls == {rules.FoulCode.JUMP}
@@ -583,7 +568,7 @@ def test_decision_18_1_the_compact_form_lists_the_same_balls() -> None:
         flew_off(0.6, "white", "left_upper"),
     )
     rest: dict[str, Vec2 | None] = {"white": None, "yellow": None, "red": None}
-    lean = CompactShot(3.0, (None, None, None), compact(events))
+    lean = CompactShot(3.0, (None, None, None), compact_events(events, IDS))
     assert compact_outcome(lean, IDS, "white") == outcome(shot(*events, rest=rest), "white")
 
 
@@ -687,7 +672,7 @@ def test_whatever_the_bridge_reads_the_referee_accepts(
     result = shot(*events, rest=rest)
     full = stroke(result, "white", before, placed=placed)
     lean = compact_stroke(
-        CompactShot(3.0, tuple(rest[b] for b in IDS), compact(events)),
+        CompactShot(3.0, tuple(rest[b] for b in IDS), compact_events(events, IDS)),
         IDS,
         "white",
         placed=placed,

@@ -11,13 +11,12 @@ import random
 
 import pytest
 
+from bridge_support import compact_events
 from game_support import P1, P2, baulk, cushion, hit, pocket, real_game_at
 from onered import bridge, rules
 from onered.bridge import bad_from_hand, bad_from_hand_compact
 from onered.game.model import Action, Position
 from onered.physics import (
-    DIRECTIONS,
-    EVENT_KINDS,
     Params,
     TableSpec,
     simulate,
@@ -29,7 +28,7 @@ from onered.physics.types import Event, Segment, ShotResult, Strike, position_at
 from onered.players.search import Searcher
 from onered.players.strength import STRENGTHS
 from onered.rules import Ball, FoulCode, Match
-from onered.table import BAULK_Y, CUSHION_NAMES, POCKET_NAMES, Point, in_baulk, in_d
+from onered.table import BAULK_Y, Point, in_baulk, in_d
 
 START = (0.95, 0.65)
 BEFORE: dict[str, Point] = {"white": START, "yellow": (1.3, 0.5), "red": (1.0, 2.6)}
@@ -46,20 +45,6 @@ def shot(*events: Event, rest: Point | None = (1.0, 1.5), paths: dict | None = N
 
 def straight_path(velocity: tuple[float, float], start: Point = START) -> tuple[Segment, ...]:
     return (Segment(0.0, 5.0, start, velocity, (0.0, 0.0)),)
-
-
-def compact_events(
-    events: tuple[Event, ...], ids: tuple[str, ...]
-) -> tuple[tuple[float, int, int, int, int, int, int], ...]:
-    """The events in the integer-coded form of ``simulate_compact``."""
-    out = []
-    for e in events:
-        b = ids.index(e.balls[1]) if len(e.balls) > 1 else -1
-        c = CUSHION_NAMES.index(e.cushion) if e.cushion not in (None, "jaw") else -1
-        k = POCKET_NAMES.index(e.pocket) if e.pocket is not None else -1
-        d = DIRECTIONS.index(e.direction)
-        out.append((e.t, EVENT_KINDS.index(e.kind), ids.index(e.balls[0]), b, c, k, d))
-    return tuple(out)
 
 
 def foul(result: ShotResult, before: dict[str, Point] = BEFORE) -> bool:
