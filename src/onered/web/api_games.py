@@ -14,7 +14,7 @@ from onered.game import PhysicsSimulator, record, validate
 from onered.game.record import RecordError
 from onered.game.series import Series, game_match
 from onered.game.session import HUMAN, Session
-from onered.physics import TableSpec
+from onered.physics import Params, TableSpec
 from onered.physics.cue import strike_limits
 from onered.players.spec import ai_entrant
 from onered.rules import Ball
@@ -53,6 +53,7 @@ def table_json() -> dict[str, Any]:
         "width": WIDTH,
         "length": LENGTH,
         "ball_radius": BALL_RADIUS,
+        "cushion_height": Params().cushion_height,  # the nose's height: the side view's line
         "baulk_y": BAULK_Y,
         "d": {"centre": list(D_CENTRE), "radius": D_RADIUS},
         "spots": {s.value: list(p) for s, p in SPOT_POINTS.items()},

@@ -711,6 +711,9 @@ export function renderScoreboard(container, view) {
 export const BALL_COLOURS = { white: "#f7f5ee", yellow: "#f4cf1a", red: "#c4122f" };
 const CUSHION = 0.045;
 const RAIL = 0.08;
+/** How far a flying ball's shadow falls, screen metres a metre of height, along both screen
+ * axes (a light from the upper left: onered.svg's shadow, 0.8 m a metre diagonally). */
+export const SHADOW_SHIFT = 0.8 * Math.SQRT1_2;
 
 /** The table drawn to scale on a canvas, seen from the side with the baulk end on the left
  * (the top cushion on the right, the left cushion — seen from baulk — at the top). */
@@ -810,15 +813,18 @@ export class TableView {
       g.fill();
     }
   }
-  drawBall(name, p, { ghost = false, outline = null } = {}) {
+  /** A ball at table point p; `lift` (m) above the slate, its shadow falls further off
+   * (SHADOW_SHIFT screen metres a metre of height, to the lower right). */
+  drawBall(name, p, { ghost = false, outline = null, lift = 0 } = {}) {
     const g = this.canvas.getContext("2d");
     const [x, y] = this.px(p);
     const r = this.table.ball_radius * this.scale;
+    const off = lift * SHADOW_SHIFT * this.scale;
     g.save();
     if (ghost) g.globalAlpha = 0.45;
     g.beginPath();
-    g.arc(x + r * 0.12, y + r * 0.18, r, 0, 2 * Math.PI);
-    g.fillStyle = "rgba(0,0,0,0.35)";
+    g.arc(x + r * 0.12 + off, y + r * 0.18 + off, r, 0, 2 * Math.PI);
+    g.fillStyle = lift > 0 ? "rgba(0,0,0,0.28)" : "rgba(0,0,0,0.35)";
     g.fill();
     const grad = g.createRadialGradient(x - r * 0.35, y - r * 0.35, r * 0.1, x, y, r);
     grad.addColorStop(0, "#ffffff");

@@ -4,12 +4,16 @@
 // people can play on two devices, each with his own seat secret: each strikes on his own
 // turn and sees the other's strokes animated. Take-back against the computer, at one screen,
 // or when the opponent agrees. From hand, balls in baulk are ringed and a straight aim at one
-// is warned of before the strike (the referee's reading, asked of the server).
+// is warned of before the strike (the referee's reading, asked of the server). The last
+// stroke's paths stay drawn (a ball in the air dashed over its shadow), and its cue ball's
+// path can be seen from the side.
 import {
-  GameModel, I, Outbox, TableView, aiLevel, api, controlKey, el, gameIdFromPath, notes, reasonText,
+  BALL_COLOURS, GameModel, I, Outbox, TableView, aiLevel, api, controlKey, el, gameIdFromPath, notes, reasonText,
   renderLast, renderOutbox, renderScoreboard, resendOutbox, sendChange, setupPage, showError, t, tableGeometry,
   tokenFor, who, word,
 } from "./common.js";
+import { drawTrail, sideProfile, stateAt } from "./flight.js";
+import { sideChart } from "./plot.js";
 import { Speaker } from "./speech.js";
 
 const id = gameIdFromPath();
@@ -29,6 +33,8 @@ const POLL_MS = 1000;
 const $ = (x) => document.getElementById(x);
 const errorBox = $("error");
 const AIM_LINE_KEY = "onered.aimline";
+const SHOW_PATH_KEY = "onered.showpath";
+const SIDE_VIEW_KEY = "onered.sideview";
 const MAX_ANIMATION_S = 4.5;
 
 let geo = null;
@@ -44,7 +50,8 @@ let hover = null;
 let dragging = false;
 let animating = false;
 let busy = false;
-let lastShot = null;
+let lastShot = null; // the last stroke animated here: its paths stay drawn
+let sideShot = null; // the shot the side view was drawn for
 let stopped = false; // the computer's last turn failed: wait for "Try again"
 
 function isAI(name) {
@@ -245,9 +252,19 @@ function drawAim(c) {
   g.restore();
 }
 
+/** The last stroke's paths under the balls, when asked for; how many pieces were drawn on
+ * the bed and in the air is kept on the table (for tests and tools). */
+function drawLastPaths(upTo) {
+  const c = table.canvas;
+  const counts = lastShot && $("showpath").checked ? drawTrail(table, lastShot, upTo) : { ground: 0, air: 0 };
+  c.dataset.groundPieces = String(counts.ground);
+  c.dataset.airPieces = String(counts.air);
+}
+
 function draw() {
   if (!table || !view) return;
   table.drawCloth();
+  if (!animating) drawLastPaths(lastShot ? lastShot.duration : 0);
   for (const [name, p] of Object.entries(balls)) if (p) table.drawBall(name, p);
   if (animating) return;
   const s = view.state;
@@ -434,6 +451,7 @@ function render() {
   $("record-link").href = `/games/${id}`;
   $("board-link").href = `/board/${id}`;
   draw();
+  renderSide();
   drawTip();
   describeD();
   $("table").setAttribute("aria-label", view.state.from_d && placing && humanTurn() ? t("play.place") : t("play.table"));
@@ -453,21 +471,63 @@ function takeView(v) {
   seen = model.log.length;
 }
 
-// --- the shot's animation ------------------------------------------------------------------
+// --- the side view of the last stroke's cue ball ------------------------------------------
 
-function positionAt(path, tt, fallback) {
-  if (!path || !path.length) return fallback;
-  for (const [t0, t1, x, y, vx, vy, ax, ay] of path) {
-    if (tt >= t0 && tt <= t1) {
-      const d = tt - t0;
-      return [x + vx * d + 0.5 * ax * d * d, y + vy * d + 0.5 * ay * d * d];
+/** The side view of the cue ball's path in the last stroke: drawn once a stroke (a panel
+ * that opens and closes, remembered), with its words under it for every reader. */
+function renderSide() {
+  const shot = animating ? null : lastShot;
+  const cue = shot && shot.cue;
+  $("side-panel").hidden = !cue;
+  if (!cue || sideShot === shot) return;
+  sideShot = shot;
+  const path = shot.paths[cue] || [];
+  const profile = sideProfile(path);
+  const distanceAt = (tt) => {
+    let best = profile[0];
+    for (const p of profile) if (p[0] <= tt) best = p;
+    return best[1];
+  };
+  const mine = shot.events.filter((e) => e.balls[0] === cue);
+  const lands = mine.filter((e) => e.type === "land").map((e) => distanceAt(e.t));
+  const over = mine.filter((e) => e.type === "over" && e.balls.length === 2).map((e) => {
+    const below = e.balls[1];
+    const down = mine.find((l) => l.t > e.t && (l.type === "land" || l.type === "off_table"));
+    const flight = profile.filter((p) => p[0] >= e.t && p[0] <= (down ? down.t : Infinity));
+    let near = flight[0] || [e.t, distanceAt(e.t), 0];
+    let gap = Infinity;
+    for (const p of flight) {
+      const a = stateAt(path, p[0], shot.before[cue]);
+      const b = stateAt(shot.paths[below], p[0], shot.before[below] || [0, 0]);
+      const d = Math.hypot(a[0] - b[0], a[1] - b[1]);
+      if (d < gap) { gap = d; near = p; }
     }
+    return { distance: near[1], ball: below, colour: BALL_COLOURS[below] || "#999", name: word("balls", below) };
+  });
+  const number = (x, digits) => x.toLocaleString(I.lang === "ru" ? "ru-RU" : "en-GB", { maximumFractionDigits: digits });
+  const chart = sideChart({
+    profile, lands, over, cushion: geo.cushion_height, radius: geo.ball_radius, colour: BALL_COLOURS[cue] || "#999",
+    text: {
+      label: t("play.side_label"), distance: t("play.side_distance"), height: t("play.side_height"),
+      slate: t("play.side_slate"), cushion: t("play.side_cushion"), cm: (v) => number(v, 1),
+    },
+  });
+  $("side-view").replaceChildren(chart);
+  let inAir = 0;
+  let highest = 0;
+  for (let i = 1; i < profile.length; i++) {
+    if (profile[i][2] > 1e-6 || profile[i - 1][2] > 1e-6) inAir += profile[i][1] - profile[i - 1][1];
+    highest = Math.max(highest, profile[i][2]);
   }
-  if (tt < path[0][0]) return [path[0][2], path[0][3]];
-  const [t0, t1, x, y, vx, vy, ax, ay] = path[path.length - 1];
-  const d = t1 - t0;
-  return [x + vx * d + 0.5 * ax * d * d, y + vy * d + 0.5 * ay * d * d];
+  const said = highest > 0
+    ? [t("play.side_highest", { cm: number(highest * 100, 1), m: number(inAir, 2) })]
+    : [t("play.side_ground")];
+  if (over.length) said.push(t("play.side_over", { balls: over.map((o) => o.name).join(", ") }));
+  if (mine.some((e) => e.type === "off_table")) said.push(t("play.side_off"));
+  $("side-summary").textContent = said.join(" ");
 }
+
+// --- the shot's animation ------------------------------------------------------------------
 
 function animate(shot) {
   lastShot = shot;
@@ -483,14 +543,18 @@ function animate(shot) {
     const frame = (now) => {
       const tt = skip ? shot.duration : Math.min(shot.duration, ((now - start) / 1000) * factor);
       balls = {};
+      const lifts = {};
       for (const [name, before] of Object.entries(shot.before)) {
         const path = shot.paths[name];
         const end = path && path.length ? path[path.length - 1][1] : 0;
-        if (shot.rest[name] === null && tt >= end) continue; // fell into a pocket
-        balls[name] = positionAt(path, tt, before);
+        if (shot.rest[name] === null && tt >= end) continue; // fell into a pocket, or off the table
+        const [x, y, z] = stateAt(path, tt, before);
+        balls[name] = [x, y];
+        lifts[name] = z;
       }
       table.drawCloth();
-      for (const [name, p] of Object.entries(balls)) table.drawBall(name, p);
+      drawLastPaths(tt);
+      for (const [name, p] of Object.entries(balls)) table.drawBall(name, p, { lift: lifts[name] });
       if (tt < shot.duration) {
         requestAnimationFrame(frame);
       } else {
@@ -568,6 +632,7 @@ async function applyAnswer(answer) {
 
 /** The whole game read again (after a take-back, a refusal, a change elsewhere). */
 async function reload() {
+  lastShot = null;
   model.log.length = 0;
   await model.load();
   takeView(model.view);
@@ -820,6 +885,15 @@ async function main() {
   $("aimline").addEventListener("change", () => {
     localStorage.setItem(AIM_LINE_KEY, $("aimline").checked ? "on" : "off");
     draw();
+  });
+  $("showpath").checked = localStorage.getItem(SHOW_PATH_KEY) !== "off";
+  $("showpath").addEventListener("change", () => {
+    localStorage.setItem(SHOW_PATH_KEY, $("showpath").checked ? "on" : "off");
+    draw();
+  });
+  $("side-details").open = localStorage.getItem(SIDE_VIEW_KEY) === "open";
+  $("side-details").addEventListener("toggle", () => {
+    localStorage.setItem(SIDE_VIEW_KEY, $("side-details").open ? "open" : "closed");
   });
   $("speed").addEventListener("input", render);
   $("elevation").addEventListener("input", render);
