@@ -437,8 +437,9 @@ BALL_NAMES = {"white", "yellow", "red"}
 
 
 def check_referee_stroke(outcome: dict[str, Any], cue: str, on_table: set[str]) -> None:
-    """The outcome's fields and types are those of a valid referee ``stroke`` line."""
-    assert set(outcome) == {
+    """The outcome's fields and types are those of a valid referee ``stroke`` line
+    (``fouls`` only for a jump, decision 17)."""
+    assert set(outcome) - {"fouls"} == {
         "first_hit",
         "cannon",
         "potted",
@@ -447,6 +448,7 @@ def check_referee_stroke(outcome: dict[str, Any], cue: str, on_table: set[str]) 
         "touching",
         "positions",
     }
+    assert outcome.get("fouls", ["jump"]) == ["jump"]
     objects = on_table - {cue}
     assert outcome["first_hit"] is None or outcome["first_hit"] in objects | {"both"}
     assert isinstance(outcome["cannon"], bool)
@@ -458,9 +460,10 @@ def check_referee_stroke(outcome: dict[str, Any], cue: str, on_table: set[str]) 
         assert outcome["first_hit"] is not None
     assert isinstance(outcome["potted"], list)
     assert set(outcome["potted"]) <= on_table
-    assert outcome["off_table"] == []
+    assert set(outcome["off_table"]) <= on_table
+    assert not set(outcome["off_table"]) & set(outcome["potted"])
     positions = outcome["positions"]
-    assert set(positions) == on_table - set(outcome["potted"])
+    assert set(positions) == on_table - set(outcome["potted"]) - set(outcome["off_table"])
     for p in positions.values():
         assert len(p) == 2
         assert all(isinstance(c, float) and math.isfinite(c) for c in p)
@@ -517,6 +520,26 @@ def test_launch_gives_the_same_kind_of_output() -> None:
     launch = {"v": [0.0, 2.0], "w": [-2.0 / BALL_RADIUS, 0.0, 0.0]}
     out = shot_output(simulate_shot(parse_shot(shot_with(strike=None, launch=launch))), "white")
     assert out["outcome"]["first_hit"] == "red"  # straight up the table onto the red
+    check_referee_stroke(out["outcome"], "white", BALL_NAMES)
+
+
+def test_a_jump_and_a_ball_off_the_table_are_in_the_outcome() -> None:
+    """Decisions 17 and 18 in the shot protocol: the cue ball struck down at 60 degrees flies
+    over the red 0.3 m ahead (a jump: ``fouls``), and struck harder from near the top
+    cushion it flies off the table (``off_table``, no rest position)."""
+    balls = {"white": [0.9, 1.0], "red": [0.9, 1.3], "yellow": [0.3, 2.0]}
+    jump = shot_with(
+        balls=balls, strike={"speed": 5.0, "aim": 90.0, "height": 0.3, "elevation": 60.0}
+    )
+    out = shot_output(simulate_shot(parse_shot(jump)), "white")
+    assert out["outcome"]["fouls"] == ["jump"]
+    assert any(e["type"] == "over" and e["balls"] == ["white", "red"] for e in out["events"])
+    check_referee_stroke(out["outcome"], "white", BALL_NAMES)
+    balls = {"white": [0.9, 3.2], "red": [0.9, 1.0], "yellow": [0.3, 2.0]}
+    off = shot_with(balls=balls, strike={"speed": 5.0, "aim": 90.0, "elevation": 45.0})
+    out = shot_output(simulate_shot(parse_shot(off)), "white")
+    assert out["outcome"]["off_table"] == ["white"]
+    assert out["rest"]["white"] is None
     check_referee_stroke(out["outcome"], "white", BALL_NAMES)
 
 
