@@ -32,6 +32,7 @@ angle** is the angle between the cue ball's path and the line of centres at cont
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -39,7 +40,7 @@ from typing import NamedTuple
 
 from onered import table as _table
 from onered.physics.engine import simulate, simulate_compact
-from onered.physics.errors import PhysicsInputError
+from onered.physics.errors import PhysicsError, PhysicsInputError
 from onered.physics.geometry import LEGACY_TABLE, PocketShape, TableSpec
 from onered.physics.params import (
     LEGACY_DEFAULTS,
@@ -851,3 +852,368 @@ def legacy() -> tuple[Params, TableSpec]:
     """The engine before the real table (``ENGINE_VERSION`` < 3): its parameters and
     pockets, for the page's "before" columns."""
     return LEGACY_DEFAULTS, LEGACY_TABLE
+
+
+# ------------------------------------------------------------------ flight
+
+#: A rebound off the slate no faster than this (m/s) settles: the ball stays on the bed (the
+#: engine's threshold, ``kernel.c``; a hop of 0.13 mm).
+SETTLE_SPEED = 0.05
+#: Where the flight experiments start on :data:`OPEN_TABLE`: strokes go along +x, with
+#: 4.5 m of bed before the far cushion.
+FLIGHT_START: Vec2 = (0.5, 2.5)
+
+
+@dataclass(frozen=True, slots=True)
+class Flight:
+    """One flight of a ball, from leaving the slate (time ``t0``, centre over ``start``)
+    to coming down on it (``t1``, ``end``): ``vz`` is its vertical speed leaving the slate,
+    ``apex`` the greatest height of its lowest point above the slate, ``v`` its horizontal
+    velocity in the air (constant: no drag)."""
+
+    t0: float
+    t1: float
+    start: Vec2
+    end: Vec2
+    vz: float
+    apex: float
+    v: Vec2
+
+    @property
+    def distance(self) -> float:
+        """How far the centre travels horizontally in the flight (m)."""
+        return math.dist(self.start, self.end)
+
+    @property
+    def angle(self) -> float:
+        """The launch angle: the flight's initial direction above the horizontal (deg)."""
+        return math.degrees(math.atan2(self.vz, math.hypot(*self.v)))
+
+
+def slate_bounce(v: Vec2, w: Vec3, vz: float, params: Params) -> tuple[Vec2, Vec3, float]:
+    """The slate's answer to a ball meeting it with horizontal velocity ``v``, spin ``w``
+    and vertical velocity ``vz < 0``, in closed form (the model of ``engine.py``): the
+    vertical speed comes back at ``e_table`` of itself (zero up to :data:`SETTLE_SPEED`:
+    the ball stays on the bed); the cloth's friction ``mu_s`` times the normal impulse
+    ``m (1 + e_table) |vz|`` acts at the contact point against its slip
+    ``u = v + R z x w``, limited to stopping the slip (``2 m |u| / 7``), and turns the
+    ball through the torque of the contact point, ``R`` below the centre."""
+    e, r = params.e_table, params.R
+    ux, uy = v[0] - r * w[1], v[1] + r * w[0]
+    slip = math.hypot(ux, uy)
+    push = (1 + e) * -vz  # the normal impulse over m
+    change = min(params.mu_s * push, 2 * slip / 7) if slip > 0 else 0.0
+    fx, fy = (-change * ux / slip, -change * uy / slip) if slip > 0 else (0.0, 0.0)
+    k = 2.5 / r  # the torque of (fx, fy) at -R z, over I / m
+    out = -e * vz
+    return (
+        (v[0] + fx, v[1] + fy),
+        (w[0] + k * fy, w[1] - k * fx, w[2]),
+        out if out > SETTLE_SPEED else 0.0,
+    )
+
+
+def flights_closed_form(
+    v: Vec2, w: Vec3, vz: float, params: Params | None = None, start: Vec2 = FLIGHT_START
+) -> list[Flight]:
+    """Every flight of a ball launched from the slate at ``start`` with ``v``, ``w`` and
+    ``vz`` (``vz < 0``: driven into the slate first, as by an elevated cue), on an open
+    bed: projectiles (the lowest point at ``vz t - g t^2 / 2``, apex ``vz^2 / 2g``, time
+    ``2 vz / g``, the centre moving uniformly), each landing a :func:`slate_bounce`, until
+    a rebound settles. The spin is kept in the air."""
+    params = Params() if params is None else params
+    g = params.g
+    if vz < 0:
+        v, w, vz = slate_bounce(v, w, vz, params)
+    out: list[Flight] = []
+    t, p = 0.0, start
+    while vz > 0:
+        span = 2 * vz / g
+        end = (p[0] + v[0] * span, p[1] + v[1] * span)
+        out.append(Flight(t, t + span, p, end, vz, vz * vz / (2 * g), v))
+        t, p = t + span, end
+        v, w, vz = slate_bounce(v, w, -vz, params)
+    return out
+
+
+def flights(path: Sequence[Segment]) -> list[Flight]:
+    """The engine's free flights on a ball's path: runs of airborne pieces that leave the
+    slate (``z0 = 0``) and come down on it again, joined where an event left the motion
+    unchanged (an ``over``, say); a run whose horizontal velocity changes in the air (a
+    cushion, a ball) is no free flight and is left out."""
+    out: list[Flight] = []
+    runs: list[list[Segment]] = []
+    for seg in path:
+        if not seg.airborne or seg.t1 == seg.t0:
+            runs.append([])
+        elif seg.z0 == 0.0 or not runs or not runs[-1]:
+            runs.append([seg])
+        else:
+            runs[-1].append(seg)
+    for k, run in enumerate(runs):
+        if not run or run[0].z0 != 0.0 or any(s.v0 != run[0].v0 for s in run):
+            continue
+        landed = k + 1 < len(runs) or run[-1] is not path[-1]
+        if landed:
+            out.append(_flight(run))
+    return out
+
+
+def _flight(pieces: Sequence[Segment]) -> Flight:
+    first, last = pieces[0], pieces[-1]
+    apex = max(
+        s.z0 + s.vz * s.vz / (2 * -s.az) if 0 < s.vz < -s.az * (s.t1 - s.t0) else s.height_at(s.t1)
+        for s in pieces
+    )
+    return Flight(
+        first.t0, last.t1, first.p0, last.at(last.t1), first.vz, max(apex, first.z0), first.v0
+    )
+
+
+def jump_launch(speed: float, elevation: float) -> Launch:
+    """A centre-ball stroke along +x at ``speed`` (m/s) with the cue ``elevation`` degrees
+    above the bed (``onered.physics.cue.strike_to_launch``: the ball leaves along the cue,
+    without spin, its vertical part down into the slate)."""
+    a = math.radians(elevation)
+    return Launch((speed * math.cos(a), 0.0), (0.0, 0.0, 0.0), -speed * math.sin(a))
+
+
+def jump_closed_form(speed: float, elevation: float, params: Params | None = None) -> Flight | None:
+    """The first flight of a centre-ball jump stroke (:func:`jump_launch`) in closed form:
+    the slate returns ``e v sin(a)`` upwards, friction takes ``min(mu_s (1 + e) v sin(a),
+    2/7 v cos(a))`` off the horizontal ``v cos(a)``; ``None`` if the ball never leaves
+    the slate."""
+    launch = jump_launch(speed, elevation)
+    out = flights_closed_form(launch.v, launch.w, launch.vz, params)
+    return out[0] if out else None
+
+
+def jump(
+    speed: float,
+    elevation: float,
+    params: Params | None = None,
+    obstacle: float | None = None,
+) -> ShotResult:
+    """The engine's centre-ball jump stroke from :data:`FLIGHT_START` along +x on
+    :data:`OPEN_TABLE`; with ``obstacle``, a red rests that many metres ahead (centre to
+    centre) on the stroke's line."""
+    balls = {"white": FLIGHT_START}
+    if obstacle is not None:
+        balls["red"] = (FLIGHT_START[0] + obstacle, FLIGHT_START[1])
+    return simulate(balls, "white", jump_launch(speed, elevation), params, OPEN_TABLE)
+
+
+def jump_flight(speed: float, elevation: float, params: Params | None = None) -> Flight | None:
+    """The engine's first flight of a centre-ball jump stroke (``None``: it never flew)."""
+    out = flights(jump(speed, elevation, params).paths["white"])
+    return out[0] if out else None
+
+
+def closest_approach(flight: Flight, distance: float) -> float:
+    """How close (centre to centre, m) a ball in ``flight`` (along +x) comes to a ball
+    resting on the slate ``distance`` ahead of where the flight starts, before it lands:
+    the minimum of ``(x - d)^2 + z^2`` (both balls' centres, ``z`` the flight's lowest
+    point) over the flight, a quartic in time whose stationary points are found by
+    bisection on the sign changes of its derivative (2,000 intervals, then to the last
+    bit)."""
+    vh, vz, g = math.hypot(*flight.v), flight.vz, 2 * flight.vz / (flight.t1 - flight.t0)
+
+    def gap(t: float) -> float:
+        return (vh * t - distance) ** 2 + (vz * t - 0.5 * g * t * t) ** 2
+
+    def slope(t: float) -> float:
+        z = vz * t - 0.5 * g * t * t
+        return 2 * (vh * t - distance) * vh + 2 * z * (vz - g * t)
+
+    span = flight.t1 - flight.t0
+    grid = [span * k / 2000 for k in range(2001)]
+    best = min(gap(0.0), gap(span))
+    for a, b in itertools.pairwise(grid):
+        if slope(a) < 0 <= slope(b):
+            for _ in range(200):
+                mid = 0.5 * (a + b)
+                if slope(mid) < 0:
+                    a = mid
+                else:
+                    b = mid
+                if b - a <= 1e-15 * span:
+                    break
+            best = min(best, gap(a), gap(b))
+    return math.sqrt(best)
+
+
+def clears_closed_form(
+    speed: float, elevation: float, distance: float, params: Params | None = None
+) -> bool:
+    """Whether a centre-ball jump stroke (closed form) passes over a ball resting
+    ``distance`` ahead (centre to centre) in its first flight without touching it, and
+    comes down beyond it: the centres stay at least 2R apart in the flight
+    (:func:`closest_approach`) and the landing is more than 2R past the obstacle."""
+    params = Params() if params is None else params
+    flight = jump_closed_form(speed, elevation, params)
+    if flight is None or flight.distance <= distance + 2 * params.R:
+        return False
+    return closest_approach(flight, distance) >= 2 * params.R
+
+
+def clears(speed: float, elevation: float, distance: float, params: Params | None = None) -> bool:
+    """Whether the engine's jump stroke passes over a red ``distance`` ahead: an ``over``
+    event (white above red) and no contact between them before the white first lands. A
+    stroke the engine cannot finish (a ball coming down on top of the other bounces
+    there without end: ``PhysicsError``) does not clear."""
+    try:
+        result = jump(speed, elevation, params, obstacle=distance)
+    except PhysicsError:
+        return False
+    over = False
+    for e in result.events:
+        if e.kind is EventKind.OVER and e.balls == ("white", "red"):
+            over = True
+        elif e.kind is EventKind.BALL_BALL and set(e.balls) == {"white", "red"}:
+            return False
+        elif e.kind is EventKind.LAND and e.balls == ("white",):
+            return over
+    return False
+
+
+def minimum_elevation(
+    speed: float,
+    distance: float,
+    params: Params | None = None,
+    engine: bool = True,
+    tolerance: float = 1e-4,
+) -> float | None:
+    """The lowest cue elevation (degrees) at which a centre-ball stroke at ``speed``
+    jumps a ball ``distance`` ahead (:func:`clears` on the engine, or
+    :func:`clears_closed_form`): a scan every degree up to 80 finds the first that
+    clears, bisection the edge within ``tolerance``. ``None`` if none does."""
+    test = clears if engine else clears_closed_form
+
+    def ok(a: float) -> bool:
+        return test(speed, a, distance, params)
+
+    low = 0.0
+    for a in range(1, 81):
+        if ok(float(a)):
+            high = float(a)
+            while high - low > tolerance:
+                mid = 0.5 * (low + high)
+                if ok(mid):
+                    high = mid
+                else:
+                    low = mid
+            return high
+        low = float(a)
+    return None
+
+
+def minimum_speed(
+    elevation: float,
+    distance: float,
+    params: Params | None = None,
+    tolerance: float = 1e-4,
+    top: float = 10.0,
+) -> float | None:
+    """The slowest centre-ball stroke (m/s, up to ``top``) at ``elevation`` that jumps a
+    ball ``distance`` ahead in closed form (:func:`clears_closed_form`; clearing is
+    monotonic in speed at a fixed elevation: the flight only stretches), or ``None``."""
+    if not clears_closed_form(top, elevation, distance, params):
+        return None
+    low, high = 0.0, top
+    while high - low > tolerance:
+        mid = 0.5 * (low + high)
+        if clears_closed_form(mid, elevation, distance, params):
+            high = mid
+        else:
+            low = mid
+    return high
+
+
+# ------------------------------------------------------------------ flight: energy
+
+
+def ball_energy(seg: Segment, t: float, params: Params) -> float:
+    """A ball's mechanical energy on ``seg`` at ``t`` (J): translation (the vertical part
+    included), rotation about every axis, and the height of its centre above where it
+    stands on the slate (``m g z``)."""
+    s = t - seg.t0
+    vx, vy = seg.v0[0] + seg.a[0] * s, seg.v0[1] + seg.a[1] * s
+    vz = seg.vz + seg.az * s
+    wx, wy = seg.w0[0] + seg.dw[0] * s, seg.w0[1] + seg.dw[1] * s
+    wz = seg.w0[2] + seg.dw[2] * s
+    if seg.w0[2] * wz <= 0:
+        wz = 0.0
+    m = params.m
+    spin = 0.2 * m * params.R**2 * (wx * wx + wy * wy + wz * wz)
+    return 0.5 * m * (vx * vx + vy * vy + vz * vz) + spin + m * params.g * seg.height_at(t)
+
+
+def _energy_side(path: Sequence[Segment], t: float, params: Params, after: bool) -> float:
+    """A ball's energy just before (or just after) ``t``: from the last piece ending at
+    ``t`` (or starting there); 0 for a ball at rest then."""
+    if after:
+        pieces = [s for s in path if s.t0 <= t < s.t1 or s.t0 == t]
+    else:
+        pieces = [s for s in path if s.t0 < t <= s.t1]
+    return ball_energy(pieces[-1], t, params) if pieces else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class EnergyStep:
+    """The table's energy (J) just before and just after the events at time ``t``, with
+    the kinds of those events."""
+
+    t: float
+    kinds: tuple[EventKind, ...]
+    before: float
+    after: float
+
+
+def energy_steps(
+    result: ShotResult,
+    params: Params | None = None,
+    kinds: frozenset[EventKind] | None = None,
+    launch_energy: float | None = None,
+) -> list[EnergyStep]:
+    """The energy of all balls across every instant with an event (of ``kinds``, default
+    all): impulses act only at such instants, between them only the cloth's friction
+    works. With ``launch_energy`` (the launch's), ``t = 0`` is always among them, with
+    that energy before: the slate's answer to the cue is at ``t = 0``, with or without
+    an event."""
+    params = Params() if params is None else params
+    times: dict[float, list[EventKind]] = {} if launch_energy is None else {0.0: []}
+    for e in result.events:
+        if kinds is None or e.kind in kinds:
+            times.setdefault(e.t, []).append(e.kind)
+    out = []
+    for t, at in times.items():
+        before = sum(_energy_side(p, t, params, False) for p in result.paths.values())
+        if t == 0.0 and launch_energy is not None:
+            before = launch_energy
+        after = sum(_energy_side(p, t, params, True) for p in result.paths.values())
+        out.append(EnergyStep(t, tuple(at), before, after))
+    return out
+
+
+def launch_energy(launch: Launch, params: Params | None = None) -> float:
+    """The kinetic energy (J) a launch gives the ball (its vertical speed included)."""
+    params = Params() if params is None else params
+    (vx, vy), (wx, wy, wz), vz = launch.v, launch.w, launch.vz
+    m = params.m
+    spin = 0.2 * m * params.R**2 * (wx * wx + wy * wy + wz * wz)
+    return 0.5 * m * (vx * vx + vy * vy + vz * vz) + spin
+
+
+def nose_shot(
+    speed: float, height: float, params: Params | None = None, start: float = 0.3
+) -> tuple[Launch, ShotResult]:
+    """A rolling ball lobbed at the top cushion from ``start`` metres before its nose line
+    so that its lowest point is ``height`` metres above the slate when it arrives: between
+    ``cushion_height - R`` and ``cushion_height`` it meets the nose edge in the air."""
+    params = Params() if params is None else params
+    r = params.R
+    t = (start - r) / speed
+    vz = (height + 0.5 * params.g * t * t) / t
+    launch = Launch((0.0, speed), (-speed / r, 0.0, 0.0), vz)
+    balls = {"white": (_CUSHION_X, _table.LENGTH - start)}
+    return launch, simulate(balls, "white", launch, params)
