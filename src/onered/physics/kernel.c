@@ -527,17 +527,32 @@ static int pocket_near(const Table *tb, double x, double y) {
     return -1;
 }
 
-/* Whether (x, y) lies behind the nose line of a cushion or jaw facing, along its length:
- * over the cushion's (or jaw's) top and the rail. */
-static int over_top(const Table *tb, double x, double y) {
-    for (int k = 0; k < N_CUSHIONS + 2 * N_POCKETS; k++) {
-        const Line *L = k < N_CUSHIONS ? &tb->cushion[k]
-                                        : &tb->pocket[(k - N_CUSHIONS) / 2].facing[(k - N_CUSHIONS) % 2];
-        double c = (x - L->px) * L->nx + (y - L->py) * L->ny;
-        double s = (x - L->px) * L->tx + (y - L->py) * L->ty;
-        if (c < 0 && s >= 0 && s <= L->len) return 1;
+/* Whether (x, y) lies inside the convex polygon of n points (either orientation). */
+static int in_convex(const double *pts, int n, double x, double y) {
+    int pos = 0, neg = 0;
+    for (int k = 0; k < n; k++) {
+        const double *a = pts + 2 * k, *b = pts + 2 * ((k + 1) % n);
+        double cr = (b[0] - a[0]) * (y - a[1]) - (b[1] - a[1]) * (x - a[0]);
+        if (cr > 0) pos = 1;
+        if (cr < 0) neg = 1;
     }
-    return 0;
+    return !(pos && neg);
+}
+
+/* Whether (x, y) lies over the table's solid top: beyond the bed's outline, not over a
+ * pocket's hole (its fall circle) nor between its jaws (the quadrilateral of its two
+ * facings): the cushions' and jaws' tops, the rail, the wood behind a pocket. */
+static int over_solid(const Table *tb, double x, double y) {
+    if (inside_outline(tb, x, y)) return 0;
+    for (int p = 0; p < N_POCKETS; p++) {
+        const Pocket *Q = &tb->pocket[p];
+        if (norm2(x - Q->fall.cx, y - Q->fall.cy) < Q->fall.r) return 0;
+        const Line *F0 = &Q->facing[0], *F1 = &Q->facing[1];
+        double quad[8] = {F0->px, F0->py, F0->px + F0->len * F0->tx, F0->py + F0->len * F0->ty,
+                          F1->px + F1->len * F1->tx, F1->py + F1->len * F1->ty, F1->px, F1->py};
+        if (in_convex(quad, 4, x, y)) return 0;
+    }
+    return 1;
 }
 
 /* An airborne ball (centre x, y moving uniformly at vx, vy; lowest point at z rising at vz)
@@ -667,8 +682,7 @@ static void find_static_air(const Sim *S, int i, double tnow, Cand *out) {
                 const Circle *C = &tb->pocket[p].knuckle[k];
                 if (norm2(xh - C->cx, yh - C->cy) < C->r) { top = SK_KTOP; o = 2 * p + k; }
             }
-            if (top == SK_NONE && !inside_outline(tb, xh, yh) && over_top(tb, xh, yh))
-                top = SK_TOP;
+            if (top == SK_NONE && over_solid(tb, xh, yh)) top = SK_TOP;
             if (top != SK_NONE) { best = tau; kind = top; obj = o; }
         }
     }
@@ -747,9 +761,11 @@ static double baulk_time(const Sim *S, int i, double tnow) {
     return tnow + tau;
 }
 
-/* A pair with a ball in the air (i < j): the first 3-D contact, or the airborne ball first
- * coming above part of the other (the horizontal distance of the centres entering 2R,
- * reported once per flight: S->over), within H; *kind says which. */
+/* A pair with a ball in the air (i < j): the first 3-D contact, or the airborne ball passing
+ * over part of the other: the closest horizontal approach of the centres (the half
+ * derivative of their squared horizontal distance, a cubic, turning from negative to
+ * positive) at a horizontal distance under 2R and not touching (reported once per flight:
+ * S->over), within H; *kind says which. */
 static double pair_time_air(const Sim *S, int i, int j, double tnow, double H, int *kind) {
     const Ball *a = &S->b[i], *b = &S->b[j];
     const double g = S->tb->ph.g, r = 2 * S->tb->ph.R;
@@ -768,10 +784,18 @@ static double pair_time_air(const Sim *S, int i, int j, double tnow, double H, i
     double tau = contact_time3(D, V, A, r, H);
     *kind = PK_CONTACT;
     if (!S->over[i * S->n + j]) {
-        double tov = contact_time(D[0], D[1], V[0], V[1], A[0], A[1], r, fmin(tau, H));
+        /* minus half the derivative of |D_h|^2: positive while approaching */
+        double q[4] = {-(D[0] * V[0] + D[1] * V[1]),
+                       -(V[0] * V[0] + V[1] * V[1] + 2 * (D[0] * A[0] + D[1] * A[1])),
+                       -3 * (V[0] * A[0] + V[1] * A[1]), -2 * (A[0] * A[0] + A[1] * A[1])};
+        double tov = q[0] > 0 ? poly_entry(q, 3, fmin(tau, H)) : INF;
         if (tov < tau) {
-            tau = tov;
-            *kind = PK_OVER;
+            double hx = D[0] + (V[0] + A[0] * tov) * tov, hy = D[1] + (V[1] + A[1] * tov) * tov;
+            double hz = D[2] + (V[2] + A[2] * tov) * tov;
+            if (norm2(hx, hy) < r - TOUCH && sqrt(hx * hx + hy * hy + hz * hz) > r) {
+                tau = tov;
+                *kind = PK_OVER;
+            }
         }
     }
     return tau == INF ? INF : tnow + tau;
@@ -978,8 +1002,9 @@ static void edge_impact(Sim *S, int i, double t, const Line *L) {
 }
 
 /* The ball is off the table at (x, y): it stays there, out of play. The event names the
- * cushion it went over (the nearest), or the pocket it flew off over. */
-static void go_off(Sim *S, int i, double t) {
+ * cushion it went over (the nearest), or the pocket it flew off over; neither for a ball
+ * that came to rest on another (where = 0). */
+static void go_off_at(Sim *S, int i, double t, int where) {
     const Table *tb = S->tb;
     Ball *b = &S->b[i];
     double x, y;
@@ -988,8 +1013,8 @@ static void go_off(Sim *S, int i, double t) {
     set_state(b, &tb->ph, t, x, y, 0, 0, 0, 0, 0);
     b->state = ST_OFF;
     b->t_end = INF;
-    int p = pocket_near(tb, x, y), c = -1;
-    if (p < 0) {
+    int p = where ? pocket_near(tb, x, y) : -1, c = -1;
+    if (where && p < 0) {
         double dmin = INF;
         for (int k = 0; k < N_CUSHIONS; k++) {
             const Line *L = &tb->cushion[k];
@@ -1000,6 +1025,8 @@ static void go_off(Sim *S, int i, double t) {
     }
     push_event(S, t, EV_OFF_TABLE, i, -1, c, p, 0);
 }
+
+static void go_off(Sim *S, int i, double t) { go_off_at(S, i, t, 1); }
 
 static void go_in(Sim *S, int i, double t, int p) {
     Ball *b = &S->b[i];
@@ -1048,7 +1075,11 @@ static void land(Sim *S, int i, double t) {
 /* Ball-ball impulse with a ball in the air: as resolve_pair (restitution e_b on the normal
  * impulse, Alciatore's friction up to stopping the slip), along the 3-D line of centres.
  * The part of the impulse that would push a ball on the bed down into the slate is taken
- * by the slate; a ball on the bed pushed up faster than HOP_MIN leaves it (*up_a, *up_b). */
+ * by the slate; a ball on the bed pushed up faster than HOP_MIN leaves it (*up_a, *up_b).
+ * A ball in the air that comes down on top of another (the contact more than 30 degrees
+ * above the lower ball's equator) and would rebound off it slower than HOP_MIN would
+ * bounce ever lower on it, without end: it is taken as come to rest on that ball, which
+ * is not on the bed nor in a pocket: off the table (*up_a or *up_b = -1). */
 static void resolve_pair_air(Sim *S, int i, int j, double t, int *up_a, int *up_b) {
     const Phys *P = &S->tb->ph;
     const double R = P->R, m = P->m, g = P->g;
@@ -1069,7 +1100,10 @@ static void resolve_pair_air(Sim *S, int i, int j, double t, int *up_a, int *up_
     for (int k = 0; k < 3; k++) n[k] /= d;
     double dv[3] = {v[0][0] - v[1][0], v[0][1] - v[1][1], v[0][2] - v[1][2]};
     double vn = dv[0] * n[0] + dv[1] * n[1] + dv[2] * n[2];  /* approach speed */
-    double Jn = vn > 0 ? 0.5 * m * (1 + P->e_b) * vn : 0;
+    /* a ball on the bed moves only across it (the slate takes the rest): the normal
+     * impulse for restitution e_b with that ball's mass along n of m / (1 - n_z^2) */
+    double kinv = (air[0] ? 1 : 1 - n[2] * n[2]) + (air[1] ? 1 : 1 - n[2] * n[2]);
+    double Jn = vn > 0 ? m * (1 + P->e_b) * vn / kinv : 0;
     double ws[3] = {w[0][0] + w[1][0], w[0][1] + w[1][1], w[0][2] + w[1][2]};
     /* slip of A's surface against B's at the contact: dv + R (w1 + w2) x n, tangential */
     double sl[3] = {dv[0] + R * (ws[1] * n[2] - ws[2] * n[1]),
@@ -1088,6 +1122,13 @@ static void resolve_pair_air(Sim *S, int i, int j, double t, int *up_a, int *up_
     double dw[3] = {kk * (n[1] * J[2] - n[2] * J[1]), kk * (n[2] * J[0] - n[0] * J[2]),
                     kk * (n[0] * J[1] - n[1] * J[0])};
     int *up[2] = {up_a, up_b};
+    /* the rebound along the normal: the separation speed after the impulse */
+    double sep = -vn + kinv * Jn / m;
+    int top = -1;  /* the ball resting on the other, if any */
+    if (sep < HOP_MIN) {
+        if (air[0] && n[2] < -0.5) top = 0;
+        if (air[1] && n[2] > 0.5) top = 1;
+    }
     for (int k = 0; k < 2; k++) {
         double sgn = k == 0 ? 1 : -1;
         double nv[3], nw[3];
@@ -1097,7 +1138,10 @@ static void resolve_pair_air(Sim *S, int i, int j, double t, int *up_a, int *up_
         }
         push_segment(S, k == 0 ? i : j, t);
         *up[k] = 0;
-        if (air[k]) {
+        if (k == top) {
+            *up[k] = -1;  /* the caller ends its play after the ball-ball event */
+            set_air(B2[k], P, t, p[k][0], p[k][1], p[k][2], 0, 0, 0, 0, 0, 0);
+        } else if (air[k]) {
             set_air(B2[k], P, t, p[k][0], p[k][1], p[k][2], nv[0], nv[1], nv[2], nw[0], nw[1],
                     nw[2]);
         } else if (nv[2] > HOP_MIN) {
@@ -1292,8 +1336,10 @@ int kernel_run_shot(Sim *S, const double *pos, int cue, const double *launch,
             else
                 resolve_pair(S, bi, bj, t);
             push_event(S, t, EV_BALL_BALL, bi, bj, -1, -1, 0);
-            if (up_a) { clear_over(S, bi); push_event(S, t, EV_AIRBORNE, bi, -1, -1, -1, 0); }
-            if (up_b) { clear_over(S, bj); push_event(S, t, EV_AIRBORNE, bj, -1, -1, -1, 0); }
+            if (up_a > 0) { clear_over(S, bi); push_event(S, t, EV_AIRBORNE, bi, -1, -1, -1, 0); }
+            if (up_b > 0) { clear_over(S, bj); push_event(S, t, EV_AIRBORNE, bj, -1, -1, -1, 0); }
+            if (up_a < 0) go_off_at(S, bi, t, 0);
+            if (up_b < 0) go_off_at(S, bj, t, 0);
             if (same > SAME_MAX) {
                 stop_squeezed(S, bi, t, same);
                 stop_squeezed(S, bj, t, same);
