@@ -55,11 +55,12 @@ SLIDING_DECELERATION = 2.075  # m/s^2, +- 0.325
 ROLLING_DECELERATION = 0.125  # m/s^2
 #: Mathavan et al. 2014: a snooker ball's spin about the vertical axis slows at 22 rad/s^2.
 SPIN_DECELERATION = 22.0  # rad/s^2
-#: The ball-slate coefficient of restitution (docs/physics-validation.md cites the source).
+#: The ball-slate coefficient of restitution: pooltool's default e_t, from Alciatore's table
+#: of physical properties (docs/physics-validation.md, "Balls in the air", cites it).
 TABLE_RESTITUTION = 0.5
-#: The cushion's top and the wooden rail beyond the cushion's nose line, m
-#: (docs/table.md cites the table's dimensions).
-RAIL_WIDTH = 0.1
+#: The cushion's top and the wooden rail beyond the cushion's nose line, m: 6 in, inside the
+#: WPA's 4-7.5 in "including the rubber cushions" (docs/table.md cites the sources).
+RAIL_WIDTH = 0.15
 
 
 class CushionModel(StrEnum):
@@ -135,7 +136,7 @@ PARAM_RANGES: Mapping[str, Range] = {
     "e_c_speed": Range(0.1, 10.0, "m/s"),  # 10 m/s: the fastest launch (no drop at all)
     "cushion_height": Range(0.02, 0.07, "m"),  # and within [R, 2R)
     "e_table": Range(0.0, 1.0),  # ball on slate: about 0.5
-    "rail_width": Range(0.0, 0.5, "m"),  # cushion top and wooden rail: about 0.1
+    "rail_width": Range(0.0, 0.5, "m"),  # cushion and wooden rail: 0.10-0.19 (WPA, pool)
     "mu_b_a": Range(0.0, 0.5),
     "mu_b_b": Range(0.0, 0.5),
     "mu_b_c": Range(0.0, 10.0, "s/m"),
