@@ -351,7 +351,8 @@ def draw_shot(
 ) -> str:
     """An SVG document of a shot: table (the simulator's ``table``, default the standard
     one), start (faded) and rest positions, paths (dashed over a shadow in the air),
-    collisions, landings, balls passed over, and a ball that left the table where it left;
+    collisions, landings, balls passed over, and a ball that left the table where it left
+    (on the edge of the rail drawn when it left beyond it);
     ``ball_radius`` as simulated; the caption in ``lang``."""
     table = table or TableSpec()
     frame = _Frame(table)
@@ -374,7 +375,10 @@ def draw_shot(
                 "drawing.left_table", lang, ball=_name(name, lang), t=_number(event.t, ".3f", lang)
             )
         )
-        at = _at(result, positions_before, name, event.t)
+        x, y = _at(result, positions_before, name, event.t)
+        # beyond the rail drawn, it is drawn on the rail's edge, where it went out of sight
+        edge = _CUSHION + _RAIL - radius
+        at = (min(max(x, -edge), table.width + edge), min(max(y, -edge), table.length + edge))
         body.append(_off_ball(name, at, radius, frame, tip))
     return _document(frame, title or "onered shot", _caption(result, lang), body)
 
