@@ -103,6 +103,11 @@ def test_a_ball_off_the_table_is_drawn_where_it_left_and_said_so(
     root = ET.fromstring(draw_shot(before, result))
     drawn_off = [g for g in root.iter(f"{NS}g") if g.get("class") == "ball off"]
     assert len(drawn_off) == len(off)
+    _, _, width, height = (float(v) for v in root.get("viewBox", "").split())
+    for g in drawn_off:
+        (ball,) = g.iter(f"{NS}circle")
+        assert 0 <= float(ball.get("cx", "")) <= width  # in sight, on the rail at the furthest
+        assert 0 <= float(ball.get("cy", "")) <= height
     caption = [t.text or "" for t in root.iter(f"{NS}text")][-1]
     if off:
         assert "off the table" in caption

@@ -89,7 +89,11 @@ export function drawTrail(view, shot, upTo) {
   const r = view.table.ball_radius * s;
   for (const e of shot.events || []) {
     if (e.t > upTo || (e.type !== "land" && e.type !== "off_table")) continue;
-    const [x, y] = stateAt(shot.paths[e.balls[0]], e.t, shot.before[e.balls[0]] || [0, 0]);
+    let [x, y] = stateAt(shot.paths[e.balls[0]], e.t, shot.before[e.balls[0]] || [0, 0]);
+    // a ball that left beyond the rail is crossed on the rail's edge, where it went out of sight
+    const edge = view.border - view.table.ball_radius;
+    x = Math.min(Math.max(x, -edge), view.table.width + edge);
+    y = Math.min(Math.max(y, -edge), view.table.length + edge);
     const [cx, cy] = view.px([x, y]);
     if (e.type === "land") {
       g.setLineDash([3 * view.dpr, 3 * view.dpr]);
