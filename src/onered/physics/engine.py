@@ -26,31 +26,37 @@ Model (the C kernel, ``kernel.c``, implements exactly this; ``_engine.c`` is its
   ball at ``cushion_height``. A rebound too slow to leave the cushion against the cloth
   friction pressing the ball back (an excursion under 10 micrometres) settles the ball
   against the cushion instead.
-- **Flight** (ENGINE_VERSION 4): a ball leaves the slate when its vertical velocity says
-  so. An elevated cue drives the ball down into the slate (the launch's ``vz``); the slate
+- **Flight** (ENGINE_VERSION 4): a ball leaves the slate when its vertical velocity says so.
+  An elevated cue drives the ball down into the slate (the launch's ``vz``); the slate
   answers with restitution ``e_table`` on the vertical speed and the cloth's friction
-  ``mu_s`` at the contact point, up to stopping the slip (the same bounce as a landing).
-  A rebound faster than 0.05 m/s (a hop of 0.13 mm) flies; slower, the ball stays on the
-  bed. In the air the centre moves uniformly in x, y, the lowest point's height is
-  ``z0 + vz t - g t^2 / 2``, the spin is kept (no drag). Events in the air, all exact
-  roots: coming down to the slate (a quadratic: it bounces, falls into a pocket when over
-  its fall circle or past its mouth, or is off the table when beyond the bed's outline
-  elsewhere); the face of a cushion or jaw facing (a vertical wall up to the nose height
-  ``cushion_height``, met while the centre is at or below it: the cushion model in the
-  plane, the flight goes on); its nose edge (the centre above the nose, the sphere
+  ``mu_s`` at the contact point, up to stopping the slip (the same bounce as a landing). A
+  rebound faster than 0.05 m/s (a hop of 0.13 mm) flies; slower, the ball stays on the bed.
+  In the air the centre moves uniformly in x, y, the lowest point's height is ``z0 + vz t -
+  g t^2 / 2``, the spin is kept (no drag). Events in the air, all exact roots: coming down
+  to the slate (a quadratic: it bounces, or falls into a pocket when over its fall circle or
+  past its mouth); the face of a cushion or jaw facing (a vertical wall up to the nose
+  height ``cushion_height``, met while the centre is at or below it: the cushion model in
+  the plane, the flight goes on); its nose edge (the centre above the nose, the sphere
   touching the edge line: a quartic; Newton's restitution ``e_c`` along the 3-D normal, no
   friction); a knuckle (a vertical cylinder up to the nose height, met while the ball's
-  lowest point is below it, else passed over; coming down onto its top bounces with
-  ``e_c`` or rests there, off the table); coming down to the nose height over the
-  cushions' top and rail (outside the outline, away from the pockets) or passing the
-  rail's outer edge ``rail_width`` beyond the outline: off the table (an ``off_table``
-  event; the ball stays where it left, its rest position ``None``); ball-ball contact in
-  three dimensions (a quartic; the impulse along the 3-D line of centres, the part pushing
-  a ball on the bed into the slate taken by the slate) and an airborne ball coming above
-  part of another (the horizontal distance of the centres entering 2R: an ``over`` event,
-  once per flight and pair, the airborne ball first). A stroke with a level cue never
-  leaves the slate, and gives bit for bit what ENGINE_VERSION 3 gave (3,000 random level
-  strokes compared).
+  lowest point is below it, else passed over; coming down onto its top bounces with ``e_c``
+  or rests there, off the table); coming down to the nose height over the solid beyond the
+  bed's outline (the cushions' and jaws' tops, the rail, the wood behind a pocket: not over
+  a fall circle nor between a pocket's facings) or passing the rail's outer edge
+  ``rail_width`` beyond the outline: off the table (an ``off_table`` event; the ball stays
+  where it left, its rest position ``None``); its centre over a pocket's hole while its
+  lowest point is below the nose height (the jaws and the pocket's back hold it: it drops
+  in); ball-ball contact in three dimensions (a quartic; the impulse along the 3-D line of
+  centres, then, for a ball on the bed driven down into the slate, the slate's bounce as for
+  an elevated cue: impulses in sequence, as pooltool resolves a cue driving a ball down); an
+  airborne ball passing over part of another (its closest horizontal approach at a distance
+  of the centres under 2R without touching: an ``over`` event, once per flight and pair, the
+  airborne ball first). A ball coming down on top of another that would rebound off it
+  slower than 0.05 m/s would bounce ever lower without end: it is taken as come to rest on
+  it, neither on the bed nor in a pocket: off the table. Ball contacts on the bed are
+  horizontal and the cushion's nose lies above the ball's centre (pushing it down, which
+  Mathavan's model keeps on the bed), so a stroke with a level cue never leaves the slate,
+  and gives bit for bit what ENGINE_VERSION 3 gave (3,000 random level strokes compared).
 - **Pushes**: a ball pressed into another by cloth friction (a push stroke, or a ball with
   top spin just behind another) would bounce ever more often with ever smaller speeds.
   When a rebound would part the balls by less than 10 micrometres before they meet again,

@@ -36,10 +36,10 @@
 
 /* What a ball's next static event is. In the air: the nose edge of a cushion or facing
  * (SK_EDGE, SK_FEDGE), coming down on a knuckle's top (SK_KTOP), on the cushion's top or
- * the rail (SK_TOP), past the rail's outer edge (SK_OUT), or leaving the space over a
- * pocket's hole below the nose height (SK_HOLE: it meets the pocket's back and drops). */
+ * the rail (SK_TOP), past the rail's outer edge (SK_OUT); SK_FALL in the air: over a
+ * pocket's hole below the nose height (the jaws and the pocket's back hold it: it drops). */
 enum { SK_NONE, SK_CUSHION, SK_FACING, SK_KNUCKLE, SK_FALL, SK_EDGE, SK_FEDGE, SK_KTOP, SK_TOP,
-       SK_OUT, SK_HOLE };
+       SK_OUT };
 /* What a pair's next event is. */
 enum { PK_CONTACT, PK_OVER };
 /* Candidate classes, in tie-breaking order for one ball. */
@@ -656,19 +656,20 @@ static void find_static_air(const Sim *S, int i, double tnow, Cand *out) {
                 obj = 2 * p + k;
             }
         }
-        /* over the hole: when the centre leaves the fall circle (the larger root of a
-         * quadratic), below the nose height */
+        /* over the hole below the nose height: in (the centre enters the fall circle, the
+         * smaller root of a quadratic, with the lowest point below h; or is in it now) */
         const Circle *F = &Q->fall;
         double Dx = x - F->cx, Dy = y - F->cy;
         double a2 = vx * vx + vy * vy, b1 = Dx * vx + Dy * vy;
-        double disc = b1 * b1 - a2 * (Dx * Dx + Dy * Dy - F->r * F->r);
-        if (a2 > 0 && disc > 0) {
-            double tau = (-b1 + sqrt(disc)) / a2;
-            if (tau >= 0 && tau < best && z + (vz - 0.5 * g * tau) * tau < h) {
-                best = tau;
-                kind = SK_HOLE;
-                obj = p;
-            }
+        double c0 = Dx * Dx + Dy * Dy - F->r * F->r;
+        double disc = b1 * b1 - a2 * c0;
+        double tau = INF;
+        if (c0 < 0) tau = 0;
+        else if (a2 > 0 && disc > 0 && b1 < 0) tau = c0 / (-b1 + sqrt(disc));
+        if (tau < best && z + (vz - 0.5 * g * tau) * tau < h) {
+            best = tau;
+            kind = SK_FALL;
+            obj = p;
         }
     }
     /* coming down to the height h (the top of cushions, jaws and rail) */
@@ -678,7 +679,11 @@ static void find_static_air(const Sim *S, int i, double tnow, Cand *out) {
         if (tau >= 0 && tau < best && (tau > 0 || vz < 0)) {
             double xh = x + vx * tau, yh = y + vy * tau;
             int p = pocket_near(tb, xh, yh), top = SK_NONE, o = -1;
-            for (int k = 0; p >= 0 && k < 2; k++) {
+            for (int q = 0; q < N_POCKETS; q++) {  /* over a hole: it drops in */
+                const Circle *F = &tb->pocket[q].fall;
+                if (norm2(xh - F->cx, yh - F->cy) < F->r) { top = SK_FALL; o = q; }
+            }
+            for (int k = 0; p >= 0 && top == SK_NONE && k < 2; k++) {
                 const Circle *C = &tb->pocket[p].knuckle[k];
                 if (norm2(xh - C->cx, yh - C->cy) < C->r) { top = SK_KTOP; o = 2 * p + k; }
             }
@@ -1074,8 +1079,8 @@ static void land(Sim *S, int i, double t) {
 
 /* Ball-ball impulse with a ball in the air: as resolve_pair (restitution e_b on the normal
  * impulse, Alciatore's friction up to stopping the slip), along the 3-D line of centres.
- * The part of the impulse that would push a ball on the bed down into the slate is taken
- * by the slate; a ball on the bed pushed up faster than HOP_MIN leaves it (*up_a, *up_b).
+ * A ball on the bed driven down into the slate gets the slate's bounce next (slate_bounce:
+ * impulses in sequence, as for an elevated cue); one that flies reports it (*up_a, *up_b).
  * A ball in the air that comes down on top of another (the contact more than 30 degrees
  * above the lower ball's equator) and would rebound off it slower than HOP_MIN would
  * bounce ever lower on it, without end: it is taken as come to rest on that ball, which
@@ -1100,10 +1105,7 @@ static void resolve_pair_air(Sim *S, int i, int j, double t, int *up_a, int *up_
     for (int k = 0; k < 3; k++) n[k] /= d;
     double dv[3] = {v[0][0] - v[1][0], v[0][1] - v[1][1], v[0][2] - v[1][2]};
     double vn = dv[0] * n[0] + dv[1] * n[1] + dv[2] * n[2];  /* approach speed */
-    /* a ball on the bed moves only across it (the slate takes the rest): the normal
-     * impulse for restitution e_b with that ball's mass along n of m / (1 - n_z^2) */
-    double kinv = (air[0] ? 1 : 1 - n[2] * n[2]) + (air[1] ? 1 : 1 - n[2] * n[2]);
-    double Jn = vn > 0 ? m * (1 + P->e_b) * vn / kinv : 0;
+    double Jn = vn > 0 ? 0.5 * m * (1 + P->e_b) * vn : 0;
     double ws[3] = {w[0][0] + w[1][0], w[0][1] + w[1][1], w[0][2] + w[1][2]};
     /* slip of A's surface against B's at the contact: dv + R (w1 + w2) x n, tangential */
     double sl[3] = {dv[0] + R * (ws[1] * n[2] - ws[2] * n[1]),
@@ -1123,7 +1125,7 @@ static void resolve_pair_air(Sim *S, int i, int j, double t, int *up_a, int *up_
                     kk * (n[0] * J[1] - n[1] * J[0])};
     int *up[2] = {up_a, up_b};
     /* the rebound along the normal: the separation speed after the impulse */
-    double sep = -vn + kinv * Jn / m;
+    double sep = -vn + 2 * Jn / m;
     int top = -1;  /* the ball resting on the other, if any */
     if (sep < HOP_MIN) {
         if (air[0] && n[2] < -0.5) top = 0;
@@ -1147,6 +1149,8 @@ static void resolve_pair_air(Sim *S, int i, int j, double t, int *up_a, int *up_
         } else if (nv[2] > HOP_MIN) {
             set_air(B2[k], P, t, p[k][0], p[k][1], 0, nv[0], nv[1], nv[2], nw[0], nw[1], nw[2]);
             *up[k] = 1;
+        } else if (nv[2] < 0) {  /* driven into the slate: its bounce, as for the cue's push */
+            *up[k] = slate_bounce(B2[k], P, t, p[k][0], p[k][1], nv[0], nv[1], nv[2], nw);
         } else {
             set_state(B2[k], P, t, p[k][0], p[k][1], nv[0], nv[1], nw[0], nw[1], nw[2]);
         }
@@ -1281,7 +1285,7 @@ int kernel_run_shot(Sim *S, const double *pos, int cue, const double *launch,
                 double dx = C->cx - x, dy = C->cy - y, d = norm2(dx, dy);
                 resolve_cushion(S, bi, t, dx / d, dy / d);
                 push_event(S, t, EV_CUSHION, bi, -1, -1, c.obj / 2, 0);
-            } else if (c.kind == SK_FALL || c.kind == SK_HOLE) {
+            } else if (c.kind == SK_FALL) {
                 go_in(S, bi, t, c.obj);
             } else if (c.kind == SK_EDGE) {
                 edge_impact(S, bi, t, &tb->cushion[c.obj]);
