@@ -12,7 +12,8 @@ sizes (``alciatore-pockets.csv``). "onered after" is the engine with its default
 Run from the repository root with the project's environment (matplotlib is in the
 ``study`` and ``test`` extras):
 
-    .venv/bin/python docs/physics_validation.py
+    .venv/bin/python docs/physics_validation.py           # every figure
+    .venv/bin/python docs/physics_validation.py flight    # only balls in the air
 
 It prints the numbers the page quotes and the time it took (about ten seconds).
 """
@@ -821,6 +822,163 @@ def draw_straight_pot() -> dict[str, Any]:
     return numbers
 
 
+# ------------------------------------------------------------------ balls in the air
+
+#: The jump strokes of the flight figure: a centre-ball stroke at JUMP_SPEED, elevations.
+JUMP_SPEED = 5.0
+JUMP_ELEVATIONS = (15.0, 30.0, 45.0, 60.0, 75.0)
+#: Mike Roque's practice figure: 45 degrees jumps a ball about 12 in away (pool balls,
+#: 2.25 in), scaled to snooker balls by the diameter.
+ROQUE_DISTANCE = 12 * 0.0254 * AFTER.R / (1.125 * 0.0254)
+
+
+def _centre_heights(path: list[Any], t_end: float, n: int = 400) -> tuple[list[float], list[float]]:
+    """(distance along +x from the start, height of the centre) along a path up to t_end."""
+    xs, zs = [], []
+    for i in range(n + 1):
+        t = t_end * i / n
+        seg = next((s for s in path if s.t0 <= t <= s.t1), path[-1])
+        xs.append(seg.at(t)[0] - val.FLIGHT_START[0])
+        zs.append(seg.height_at(t) + AFTER.R)
+    return xs, zs
+
+
+def draw_flight() -> dict[str, Any]:
+    """Left: the centre's height against distance for jump strokes at several elevations
+    (engine paths, closed-form flights as markers), with a ball to jump. Right: the lowest
+    elevation that jumps a ball against its distance, at three speeds."""
+    fig, (left, right) = plt.subplots(
+        2, 1, figsize=(12, 10.5), gridspec_kw={"height_ratios": [1.0, 1.25]}
+    )
+    colours = ["#1f5fbf", "#2a9d3a", "#b0002a", "#e07b00", "#7b3fbf"]
+    r = AFTER.R
+    numbers: dict[str, Any] = {"jumps": {}, "minimum": {}}
+    for elevation, colour in zip(JUMP_ELEVATIONS, colours, strict=True):
+        launch = val.jump_launch(JUMP_SPEED, elevation)
+        closed = val.flights_closed_form(launch.v, launch.w, launch.vz, AFTER)
+        result = val.jump(JUMP_SPEED, elevation)
+        engine = val.flights(list(result.paths["white"]))
+        numbers["jumps"][elevation] = (closed[0], engine[0], len(engine))
+        t_end = closed[min(2, len(closed) - 1)].t1
+        xs, zs = _centre_heights(list(result.paths["white"]), t_end)
+        first = closed[0]
+        left.plot(
+            xs,
+            zs,
+            "-",
+            color=colour,
+            lw=1.8,
+            label=f"{elevation:g} deg: onered (launch {first.angle:.1f} deg, "
+            f"apex {first.apex * 100:.1f} cm, lands at {first.distance:.2f} m)",
+        )
+        for f in closed[:3]:
+            ts = [f.t0 + (f.t1 - f.t0) * k / 8 for k in range(9)]
+            px = [f.start[0] - val.FLIGHT_START[0] + math.hypot(*f.v) * (t - f.t0) for t in ts]
+            pz = [r + f.vz * (t - f.t0) - 0.5 * AFTER.g * (t - f.t0) ** 2 for t in ts]
+            left.plot(px, pz, "o", color=colour, ms=3.2, mfc="none")
+    left.plot([], [], "ko", ms=3.2, mfc="none", label="closed form (projectile, slate bounce)")
+    d = ROQUE_DISTANCE
+    left.add_patch(plt.Circle((d, r), r, color="#cc2222", alpha=0.85))
+    left.add_patch(plt.Circle((d, r), 2 * r, fill=False, ls=":", color="#cc2222", lw=1.2))
+    left.text(
+        d,
+        3.3 * r,
+        f"where a red {d * 100:.0f} cm ahead stands\n"
+        "(strokes drawn without it; dotted: centres 2R apart)",
+        ha="center",
+        fontsize=8.5,
+        color="#aa1111",
+        bbox={"fc": "white", "ec": "none", "alpha": 0.8, "pad": 1},
+    )
+    left.axhline(AFTER.cushion_height, color="#888888", lw=0.9, ls="--")
+    left.text(
+        1.55,
+        AFTER.cushion_height + 0.004,
+        "cushion nose height 7R/5",
+        fontsize=8,
+        ha="right",
+        color="#555555",
+    )
+    left.set_xlim(0, 1.6)
+    left.set_ylim(0, 0.36)
+    left.set_aspect("equal")
+    left.set_xlabel("distance from the start along the stroke, m")
+    left.set_ylabel("height of the ball's centre above the slate, m")
+    left.set_title(f"Centre-ball jump strokes at {JUMP_SPEED:g} m/s: the first three flights")
+    left.grid(alpha=0.3)
+    left.legend(fontsize=8.5, loc="upper right", framealpha=0.95)
+
+    distances = [0.06 + 0.02 * k for k in range(23)]
+    marks = [0.08, 0.12, 0.16, 0.2, 0.28, 0.36, 0.44, 0.5]
+    for speed, colour in ((3.0, "#1f5fbf"), (5.0, "#2a9d3a"), (8.0, "#b0002a")):
+        closed_min = [
+            val.minimum_elevation(speed, x, AFTER, engine=False, tolerance=1e-3) for x in distances
+        ]
+        engine_min = [val.minimum_elevation(speed, x, AFTER, tolerance=1e-3) for x in marks]
+        numbers["minimum"][speed] = dict(zip(marks, engine_min, strict=True))
+        right.plot(
+            distances,
+            [math.nan if a is None else a for a in closed_min],
+            "-",
+            color=colour,
+            lw=1.5,
+            label=f"{speed:g} m/s: closed form",
+        )
+        right.plot(
+            marks,
+            [math.nan if a is None else a for a in engine_min],
+            "o",
+            color=colour,
+            ms=5,
+            mfc="none",
+            label=f"{speed:g} m/s: onered",
+        )
+    roque = val.minimum_speed(45.0, d, AFTER)
+    numbers["roque"] = roque
+    right.plot(
+        [d],
+        [45.0],
+        "k*",
+        ms=12,
+        label=f"practice: 45 deg for a ball 12 in away (pool), scaled: {d:.2f} m "
+        f"(onered: from {roque:.2f} m/s)",
+    )
+    right.axvline(2 * r, color="#888888", lw=0.8)
+    right.set_xlim(0.04, 0.52)
+    right.set_ylim(0, 80)
+    right.set_xlabel(
+        "distance to the ball to jump, centre to centre, m (snooker balls, R = 26.25 mm)"
+    )
+    right.set_ylabel("lowest cue elevation that jumps it, degrees")
+    right.set_title("The lowest elevation that jumps a ball (centre-ball stroke)")
+    right.grid(alpha=0.3)
+    right.legend(fontsize=8, loc="upper right")
+    fig.tight_layout(rect=(0, 0.03, 1, 1))
+    _save(
+        fig,
+        "flight-jumps.png",
+        f"onered: the slate returns e_table = {AFTER.e_table:g} of the vertical speed "
+        f"(pooltool's e_t, after Alciatore's physical properties) with the cloth's friction "
+        f"mu_s = {AFTER.mu_s:g}; the cue's vertical part is -v sin(elevation). Practice "
+        "figure: M. Roque, Build Your Game (Viking Cues tip of the week, 2017).",
+    )
+    return numbers
+
+
+def report_flight(numbers: dict[str, Any]) -> None:
+    print(f"\n== jump strokes at {JUMP_SPEED:g} m/s: closed form / engine (first flight)")
+    for elevation, (closed, engine, hops) in numbers["jumps"].items():
+        print(
+            f"{elevation:4.0f} deg  launch {closed.angle:6.2f} / {engine.angle:6.2f} deg"
+            f"  apex {closed.apex * 1000:7.2f} / {engine.apex * 1000:7.2f} mm"
+            f"  time {closed.t1:.4f} / {engine.t1:.4f} s"
+            f"  lands {closed.distance:.4f} / {engine.distance:.4f} m  hops {hops}"
+        )
+    for speed, row in numbers["minimum"].items():
+        print(speed, {x: (None if a is None else round(a, 2)) for x, a in row.items()})
+    print(f"45 deg jumps a ball {ROQUE_DISTANCE:.3f} m ahead from {numbers['roque']:.3f} m/s")
+
+
 # ------------------------------------------------------------------ the page's numbers
 
 
@@ -868,6 +1026,10 @@ def report(
 
 def main() -> int:
     start = time.perf_counter()
+    if sys.argv[1:] == ["flight"]:  # only the flight's figure and numbers
+        report_flight(draw_flight())
+        print(f"\ndone in {time.perf_counter() - start:.1f} s")
+        return 0
     cushion = cushion_data()
     draw_cushion(cushion, "angle", "cushion-angle.png")
     draw_cushion(cushion, "speed_ratio", "cushion-speed.png")
@@ -880,6 +1042,7 @@ def main() -> int:
     pockets = draw_pockets()
     straight = draw_straight_pot()
     report(cushion, square, throw_worst, rules, pockets, straight)
+    report_flight(draw_flight())
     print(f"\ndone in {time.perf_counter() - start:.1f} s")
     return 0
 

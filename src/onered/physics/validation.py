@@ -2,7 +2,8 @@
 
 ``docs/physics-validation.md`` compares onered's table with published measurements, with
 published closed forms and with pooltool; ``docs/physics_validation.py`` draws its figures
-and ``tests/physics/test_physics_validation.py`` turns its numbers into tests. All three
+and ``tests/physics/test_physics_validation.py`` (the flight's:
+``tests/physics/test_physics_flight.py``) turns its numbers into tests. All three
 measure the engine here, in one way, so that a figure, a table on the page and a test can
 never disagree about what was measured. Standard library only; every function returns
 plain numbers.
@@ -15,9 +16,11 @@ Three kinds of functions:
   enough to serve as the truth the engine's three steps a phase are held to.
 - **Closed forms** (published, or derived here from the same impulse models): Alciatore's
   throw (TP A-14) with the engine's ball-ball friction fit and restitution, the 90-degree
-  and 30-degree rules, slide and roll, screw-back.
+  and 30-degree rules, slide and roll, screw-back, the slate's bounce, flights and the
+  lowest elevation that jumps a ball.
 - **Engine measurements**: small experiments with :func:`onered.physics.simulate` (a
-  cushion rebound, a stun run, a cut, a screw shot, the offsets that pot).
+  cushion rebound, a stun run, a cut, a screw shot, the offsets that pot, a jump stroke,
+  a lob at a cushion's nose, the energy across each impact).
 
 Conventions (those of Mathavan's paper): a cushion **incidence** ``alpha`` is the angle of
 the ball's path **from the cushion line** (90 degrees: square on), a **rebound angle**
