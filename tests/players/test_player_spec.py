@@ -24,6 +24,7 @@ _VALUES = {
     "noise.aim": st.floats(0.0, 9.99),
     "noise.speed": st.floats(0.0, 9.99),
     "noise.tip": st.floats(0.0, 9.99),
+    "noise.elevation": st.floats(0.0, 9.99),
     "continuation": st.floats(0.0, 1000.0),
 }
 SPECS = st.one_of(
@@ -33,7 +34,7 @@ SPECS = st.one_of(
             PlayerKind.AI, level, tuple((n, data.draw(_VALUES[n])) for n in names)
         ),
         st.sampled_from(Level),
-        st.lists(st.sampled_from(PLAYER_PARAMS), unique=True, max_size=4),
+        st.lists(st.sampled_from(PLAYER_PARAMS), unique=True, max_size=5),
         st.data(),
     ),
 )

@@ -140,9 +140,9 @@ def test_decision_07_the_ai_judges_candidates_by_the_game_loops_reading() -> Non
     for strike, fair in ((Strike(1.0, -90.0), False), (Strike(5.0, 90.0), True)):
         game = real_game_at(balls)
         ctx = _Context(game.position)
-        ids, (shot,) = searcher._simulate(ctx, placed, [strike])
+        ids, (shot,), (played,) = searcher._simulate(ctx, placed, [strike])
         _, verdict = searcher._judge(ctx, placed, ids, shot, 0.0)
-        record = game.play(Action(strike, placed=placed))
+        record = game.play(Action(played, placed=placed))
         assert record.stroke.first_hit is Y
         assert verdict == record.verdict
         assert (FoulCode.BAD_FROM_HAND in record.stroke.fouls) is not fair

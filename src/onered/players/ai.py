@@ -4,7 +4,9 @@ play (``onered.players.strength``) and its own seeded random generator.
 Every random draw — the noise samples the search judges strokes by, and the execution
 noise of the stroke it finally plays — comes from ``random.Random(seed)``, so the same seed
 in the same position gives the same stroke, and a game between seeded players is the same
-game every time.
+game every time. The cue is never lower than the rail and the balls behind allow
+(``onered.players.elevation``): the stroke played is raised to that elevation after the
+noise, as every stroke the search simulated was.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from onered.game.model import Action, Intent, LagChoice, Position
 from onered.physics import Params, TableSpec, simulate
 from onered.physics import strike_to_launch as _to_launch
 from onered.physics.types import Strike
+from onered.players.elevation import Clearance
 from onered.players.search import Searcher
 from onered.players.strength import Strength
 from onered.rules import Ball, Match, Option
@@ -49,11 +52,13 @@ class AIPlayer:
 
     def lag(self, start: Point) -> Strike:
         """Straight up the table at the speed that, on this table, brings the ball back to
-        rest nearest the bottom cushion without touching it; then the player's noise."""
+        rest nearest the bottom cushion without touching it; then the player's noise (the
+        cue raised over the bottom cushion as it must be)."""
+        clear = Clearance(start, (), self.params, self.table)
         best: tuple[float, float] | None = None
         speed = 1.2
         while speed <= 4.0:
-            launch = _to_launch(Strike(speed, 90.0), self.params)
+            launch = _to_launch(clear.lift(Strike(speed, 90.0)), self.params)
             result = simulate({"white": start}, "white", launch, self.params, self.table)
             rest = result.rest["white"]
             bottom = any(e.cushion == "bottom" for e in result.events)
@@ -64,7 +69,8 @@ class AIPlayer:
                     best = (gap, speed)
             speed += 0.05
         chosen = best[1] if best is not None else 2.5
-        return self.strength.noise.apply(Strike(chosen, 90.0), self.rng)
+        nominal = clear.lift(Strike(chosen, 90.0))
+        return clear.lift(self.strength.noise.apply(nominal, self.rng))
 
     def lag_choice(self) -> LagChoice:
         """Order and ball from measured value: the search's value of the opening (2.3.3)
@@ -103,7 +109,8 @@ class AIPlayer:
             problem = placement_problem(position.balls, position.cue_ball, choice.placed)
             if problem is not None:  # the search only offers legal places: a bug
                 raise RuntimeError(f"the AI chose an illegal placement: {problem}")
-        played = self.strength.noise.apply(choice.strike, self.rng)
+        clear = self.searcher.clearance(position, choice.placed)
+        played = clear.lift(self.strength.noise.apply(choice.strike, self.rng))
         return Action(
             strike=played,
             placed=choice.placed,

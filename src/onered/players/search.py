@@ -26,6 +26,12 @@ the game's:
 
 From hand, a stroke the game loop would call a wrong stroke from hand (decision 7, judged
 by ``onered.bridge``) is kept out of every stage while any other candidate exists.
+
+Every stroke simulated is played with the cue at the least elevation the rail and the
+balls behind allow (:class:`~onered.players.elevation.Clearance`, for its aim and tip
+height), or higher when the player's noise raised it: near a cushion or a ball a hard
+stroke may jump or leave the table, and the referee's verdict (a ``jump`` or ``off_table``
+foul, read by the bridge) costs it as any other foul.
 """
 
 from __future__ import annotations
@@ -40,6 +46,7 @@ from onered.game.loop import settle
 from onered.game.model import Position
 from onered.physics import CompactShot, Params, TableSpec, simulate_compact, strike_to_launch
 from onered.physics.types import Strike
+from onered.players.elevation import Clearance
 from onered.players.geometry import (
     CUSHIONS,
     angle_of,
@@ -87,6 +94,9 @@ _PLAN_HEIGHTS = (-0.4, 0.3)
 _PLAN_KEEP = 3
 _PLAN_SAMPLES = 8
 _PLAN_PLACES = 3
+#: One draw of a player's noise: aim (degrees), relative speed, side, height (R) and
+#: elevation (degrees).
+Draw = tuple[float, float, float, float, float]
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,15 +212,36 @@ class Searcher:
 
     # --- simulation and judgement ---------------------------------------------------------
 
+    def clearance(self, position: Position, placed: Point | None = None) -> Clearance:
+        """The least elevation of the cue in ``position`` (the cue ball at ``placed`` from
+        hand): what the player's cue is raised to (:meth:`Clearance.lift`)."""
+        cue = placed if placed is not None else position.balls[position.cue_ball]
+        others = [p for b, p in position.balls.items() if b is not position.cue_ball]
+        return Clearance(cue, others, self.params, self.table)
+
     def _simulate(
         self, ctx: _Context, cue: Point, strikes: Sequence[Strike]
-    ) -> tuple[tuple[str, ...], tuple[CompactShot, ...]]:
+    ) -> tuple[tuple[str, ...], tuple[CompactShot, ...], list[Strike]]:
+        """The strikes simulated from ``cue``, each with the cue raised to the least
+        elevation the position allows (:class:`Clearance`; one computation per aim and
+        tip offset): the batch's ball ids, its shots and the strikes as played."""
         balls = {b.value: p for b, p in ctx.objects}
+        clear = Clearance(cue, balls.values(), self.params, self.table)
         balls[ctx.me.value] = cue
+        least: dict[tuple[float, float, float], float] = {}
+        played: list[Strike] = []
+        for s in strikes:
+            key = (s.aim, s.side, s.height)
+            low = least.get(key)
+            if low is None:
+                low = least[key] = clear.minimum(s.aim, s.side, s.height)
+            played.append(
+                s if s.elevation >= low else Strike(s.speed, s.aim, s.side, s.height, low)
+            )
         params = self.params
-        launches = [strike_to_launch(s, params) for s in strikes]
+        launches = [strike_to_launch(s, params) for s in played]
         batch = simulate_compact(balls, ctx.me.value, launches, params, self.table)
-        return batch.ball_ids, batch.shots
+        return batch.ball_ids, batch.shots, played
 
     def _judge(
         self,
@@ -274,8 +305,8 @@ class Searcher:
         for place, items in by_place.items():
             placed = places[place]
             cue = placed if placed is not None else ctx.position.balls[ctx.me]
-            ids, shots = self._simulate(ctx, cue, [s for s, _ in items])
-            for (strike, tag), shot in zip(items, shots, strict=True):
+            ids, shots, played = self._simulate(ctx, cue, [s for s, _ in items])
+            for (_, tag), strike, shot in zip(items, played, shots, strict=True):
                 value, verdict = self._judge(ctx, placed, ids, shot, opp_from_d)
                 out.append(_Scored(value, place, strike, verdict, tag))
         return out
@@ -559,8 +590,9 @@ class Searcher:
         finalists.sort(key=lambda c: (not c.fair_from_hand, -c.value))
         return finalists
 
-    def _draws(self, rng: random.Random, n: int) -> list[tuple[float, float, float, float]]:
-        """``n`` draws of the player's noise: aim, relative speed, side and height."""
+    def _draws(self, rng: random.Random, n: int) -> list[Draw]:
+        """``n`` draws of the player's noise: aim, relative speed, side, height and (when
+        its error is not 0) elevation, in :meth:`Noise.apply`'s order."""
         noise = self.strength.noise
         return [
             (
@@ -568,6 +600,7 @@ class Searcher:
                 rng.gauss(0.0, noise.speed),
                 rng.gauss(0.0, noise.tip),
                 rng.gauss(0.0, noise.tip),
+                rng.gauss(0.0, noise.elevation) if noise.elevation else 0.0,
             )
             for _ in range(n)
         ]
@@ -629,8 +662,14 @@ class Searcher:
         (:data:`_GUARD_SCALE` times the player's, :data:`_GUARD_SAMPLES` draws) turns into
         a stroke the limits forbid; if every one can, the one that is so least often."""
         wide = [
-            (a * _GUARD_SCALE, v * _GUARD_SCALE, s * _GUARD_SCALE, h * _GUARD_SCALE)
-            for a, v, s, h in self._draws(rng, _GUARD_SAMPLES)
+            (
+                a * _GUARD_SCALE,
+                v * _GUARD_SCALE,
+                s * _GUARD_SCALE,
+                h * _GUARD_SCALE,
+                e * _GUARD_SCALE,
+            )
+            for a, v, s, h, e in self._draws(rng, _GUARD_SAMPLES)
         ]
         jobs = _noisy([(finalists[i].place, finalists[i].strike) for i in order], wide)
         bad = [0] * len(order)
@@ -650,7 +689,7 @@ class Searcher:
             return None
         placed = places[item.place]
         cue = placed if placed is not None else ctx.position.balls[ctx.me]
-        ids, shots = self._simulate(ctx, cue, [item.strike])
+        ids, shots, _ = self._simulate(ctx, cue, [item.strike])
         state, again = rules.judge(ctx.state, self._stroke(ctx, placed, ids, shots[0]))
         rest = {Ball(ids[i]): p for i, p in enumerate(shots[0].rest)}
         balls = settle(rest, state, again.placements)
@@ -659,7 +698,7 @@ class Searcher:
     def crossing_value(
         self,
         position: Position,
-        draws: Sequence[tuple[float, float, float, float]] | None = None,
+        draws: Sequence[Draw] | None = None,
         rng: random.Random | None = None,
     ) -> float:
         """The value to the player to play of ``position`` while he owes the baulk-line
@@ -701,13 +740,16 @@ class Searcher:
 
 
 def _noisy(
-    strokes: Sequence[tuple[int, Strike]], draws: Sequence[tuple[float, float, float, float]]
+    strokes: Sequence[tuple[int, Strike]], draws: Sequence[Draw]
 ) -> list[tuple[int, Strike, int]]:
-    """Jobs for ``_run``: each ``(place, strike)`` under each draw, tagged by its index."""
+    """Jobs for ``_run``: each ``(place, strike)`` under each draw, tagged by its index (an
+    elevation below the position's least is raised to it when simulated)."""
     jobs = []
     for n, (place, s) in enumerate(strokes):
-        for da, dv, ds, dh in draws:
-            noisy = Strike(s.speed * (1 + dv), s.aim + da, s.side + ds, s.height + dh)
+        for da, dv, ds, dh, de in draws:
+            noisy = Strike(
+                s.speed * (1 + dv), s.aim + da, s.side + ds, s.height + dh, s.elevation + de
+            )
             jobs.append((place, clamp_strike(noisy), n))
     return jobs
 

@@ -21,7 +21,13 @@ from onered.players.strength import STRENGTHS, Level, Strength
 
 #: The AI's parameters a description may override (and a study's sweep may vary): its
 #: execution noise (``onered.players.strength.Noise``) and its ``continuation``.
-PLAYER_PARAMS: tuple[str, ...] = ("noise.aim", "noise.speed", "noise.tip", "continuation")
+PLAYER_PARAMS: tuple[str, ...] = (
+    "noise.aim",
+    "noise.speed",
+    "noise.tip",
+    "noise.elevation",
+    "continuation",
+)
 #: The range a ``continuation`` override must lie in (points).
 CONTINUATION_RANGE = (0.0, 1000.0)
 #: Between the kind and the level (``ai:pro``), and between the level and each parameter.
