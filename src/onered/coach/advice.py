@@ -14,7 +14,10 @@
    (:meth:`Searcher.stroke_value`: points plus the striker's leave when the visit goes on,
    minus the opponent's when it ends, minus the penalty and his better option after a
    foul). The mean is the **expected value** the suggestions are ranked by; the share of
-   samples that score (no foul) is the **chance of scoring**.
+   samples that score (no foul) is the **chance of scoring**. The cue is raised to the least
+   elevation the rail and the balls allow (``onered.players.elevation``), so near a cushion
+   a hard stroke may jump or send a ball off the table: the referee's fouls, counted in the
+   **chance of a foul** and reported on their own (**jump**, **off the table**).
 4. **Why** a suggestion beats the next one: the gap in expected value splits exactly into
    a chance term, a points term, a leave term (what the stroke leaves when it scores) and
    a safety term (what it leaves when it does not); the largest names the reason.
@@ -38,7 +41,7 @@ from onered.physics import Params, TableSpec
 from onered.physics.types import ShotResult, position_at
 from onered.players.search import Choice, Searcher
 from onered.players.strength import STRENGTHS, Budget, Strength
-from onered.rules import Ball, ScoreKind
+from onered.rules import Ball, FoulCode, ScoreKind
 from onered.table import Point
 
 #: Suggestions returned by default, and how many kinds of stroke are weighed for them.
@@ -72,7 +75,9 @@ class Odds:
     """A stroke under the player's noise: ``samples`` plays; the share that scored (no
     foul), that scored what the nominal stroke scores, that fouled; the mean points and
     value, and the value's standard error; the mean value of the scoring and of the
-    failing samples (``None`` when there were none)."""
+    failing samples (``None`` when there were none); and of the fouls, the share that were
+    a jump (2.11(8)) and that forced a ball off the table (2.11(10)) — both within
+    ``p_foul``, and a sample may be both."""
 
     samples: int
     p_score: float
@@ -84,6 +89,8 @@ class Odds:
     value_scoring: float | None
     value_failing: float | None
     points_scoring: float | None
+    p_jump: float = 0.0
+    p_off_table: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,7 +176,8 @@ class Coach:
         """The best ``count`` strokes from ``position`` for this level; the noise samples
         are drawn from ``random.Random(seed)`` (the same draws for every candidate).
         ``played``: a stroke played from this position (a game's), weighed as if it had
-        been aimed for (its strike the nominal one, under the same noise draws)."""
+        been aimed for (its strike the nominal one — the cue raised to the least elevation
+        the position allows when it was lower — under the same noise draws)."""
         if count < 1:
             raise AdviceError(f"count: expected at least 1, got {count}")
         if samples < 1:
@@ -201,10 +209,12 @@ class Coach:
             )
         weighed = None
         if played is not None:
-            choice = Choice(played.placed, played.strike, (), 0.0)
+            # the cue no lower than the rail and the balls allow, as every candidate's
+            strike = self.searcher.clearance(position, played.placed).lift(played.strike)
+            choice = Choice(played.placed, strike, (), 0.0)
             try:
                 record = Game.resume(position.state, position.balls, self.simulator).play(
-                    Action(played.strike, placed=played.placed)
+                    Action(strike, placed=played.placed)
                 )
             except GameError as exc:
                 raise AdviceError(f"played: {exc}") from None
@@ -252,23 +262,28 @@ class Coach:
     ) -> tuple[Odds, list[float]]:
         rng = random.Random(seed)
         noise = self.strength.noise
+        clear = self.searcher.clearance(position, choice.placed)
         s = position.striker
         intended = tuple(kind for kind, _ in nominal.verdict.scored)
         values: list[float] = []
         scoring: list[float] = []
         scoring_points: list[float] = []
         failing: list[float] = []
-        hits = fouls = total_points = 0
+        hits = fouls = jumps = off_table = total_points = 0
         for _ in range(samples):
-            # clamped to the cue's limits, so the table accepts every sample
-            strike = noise.apply(choice.strike, rng)
+            # clamped to the cue's limits, so the table accepts every sample; the cue no
+            # lower than the rail and the balls allow
+            strike = clear.lift(noise.apply(choice.strike, rng))
             game = Game.resume(position.state, position.balls, self.simulator)
             record = game.play(Action(strike, placed=choice.placed))
             verdict = record.verdict
             value = self.searcher.stroke_value(s, game.state, verdict)
             values.append(value)
-            if verdict.foul is not None:
+            foul = verdict.foul
+            if foul is not None:
                 fouls += 1
+                jumps += FoulCode.JUMP in foul.codes
+                off_table += FoulCode.OFF_TABLE in foul.codes
             if verdict.points > 0 and verdict.foul is None:
                 scoring.append(value)
                 scoring_points.append(verdict.points)
@@ -291,6 +306,8 @@ class Coach:
             value_scoring=sum(scoring) / len(scoring) if scoring else None,
             value_failing=sum(failing) / len(failing) if failing else None,
             points_scoring=sum(scoring_points) / len(scoring_points) if scoring_points else None,
+            p_jump=jumps / n,
+            p_off_table=off_table / n,
         )
         return odds, values
 

@@ -49,6 +49,8 @@ def _odds_json(o: Odds) -> dict[str, Any]:
         "p_score": o.p_score,
         "p_intended": o.p_intended,
         "p_foul": o.p_foul,
+        "p_jump": o.p_jump,
+        "p_off_table": o.p_off_table,
         "points": o.points,
         "value": o.value,
         "value_se": o.value_se,

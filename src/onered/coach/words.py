@@ -35,6 +35,11 @@ POCKETS: dict[str, dict[Lang, str]] = section("coach.pocket")
 REASONS: dict[Reason, dict[Lang, str]] = by_code("coach.reason", Reason)
 #: Labels of the text report.
 LABELS: dict[str, dict[Lang, str]] = section("coach.label")
+#: The chances of a jump and of a ball leaving the table are said from this share of the
+#: samples on (1 %, two plays of the default 200); below it they are negligible.
+NOTABLE = 0.01
+#: An elevation of the cue is said from this many degrees on (it is written to 0.1°).
+RAISED_FROM = 0.05
 
 
 def num(x: float, lang: Lang, digits: int = 1, *, sign: bool = False) -> str:
@@ -83,7 +88,8 @@ def action_words(a: CueAction, lang: Lang) -> str:
 
 
 def numbers_words(a: CueAction, lang: Lang) -> str:
-    """The cue action in numbers: aim, speed, tip offset, and the contact."""
+    """The cue action in numbers: aim, speed, tip offset, the cue's elevation (when it is
+    raised), and the contact."""
     s = a.strike
     text = label(
         "numbers",
@@ -93,6 +99,8 @@ def numbers_words(a: CueAction, lang: Lang) -> str:
         side=num(s.side, lang, 2, sign=True),
         height=num(s.height, lang, 2, sign=True),
     )
+    if s.elevation >= RAISED_FROM:
+        text += "; " + label("elevation", lang, elevation=num(s.elevation, lang, 1))
     if a.fraction is not None and a.cut is not None:
         text += "; " + label(
             "contact", lang, fraction=num(a.fraction, lang, 2), cut=num(a.cut, lang, 1)
@@ -105,12 +113,22 @@ def numbers_words(a: CueAction, lang: Lang) -> str:
 
 
 def odds_words(o: Odds, intended: bool, lang: Lang) -> str:
-    """The odds: chance of scoring (and of the planned score), of a foul, expected value."""
+    """The odds: chance of scoring (and of the planned score), of a foul — with the chances
+    of a jump and of a ball leaving the table among them when they are not negligible
+    (:data:`NOTABLE`) — and the expected value."""
     parts = [label("chance", lang, p=percent(o.p_score, lang))]
     if intended:
         parts.append(label("intended", lang, p=percent(o.p_intended, lang)))
     if o.p_foul > 0:
-        parts.append(label("foul_chance", lang, p=percent(o.p_foul, lang)))
+        foul = label("foul_chance", lang, p=percent(o.p_foul, lang))
+        flights = [
+            label(key, lang, p=percent(p, lang))
+            for key, p in (("jump_chance", o.p_jump), ("off_table_chance", o.p_off_table))
+            if p >= NOTABLE
+        ]
+        if flights:
+            foul += f" ({', '.join(flights)})"
+        parts.append(foul)
     parts.append(
         label(
             "expected",
