@@ -1,12 +1,14 @@
-"""Invariants over random positions and strokes: energy never increases, balls never
-overlap or leave the table unless potted, events are time-ordered, and the same input
-gives the same output."""
+"""Invariants over random positions and strokes, level and elevated (the cue up to
+vertical, hard strokes into cushions): energy never increases, balls never overlap each
+other or a cushion in three dimensions, a ball that leaves play is potted or off the table
+(never both, said once), events are time-ordered, and the same input gives the same
+output."""
 
 from __future__ import annotations
 
 import math
 
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, given, note, settings
 from hypothesis import strategies as st
 
 from onered.physics import (
@@ -15,16 +17,29 @@ from onered.physics import (
     ShotResult,
     Strike,
     TableSpec,
+    check_position,
     simulate,
     strike_to_launch,
 )
+from onered.physics.types import position_at
 from onered.table import BAULK_Y, LENGTH, WIDTH
-from physics_helpers import clearance, energy, over_a_pocket, segment_at, state_at, total_energy
+from physics_helpers import (
+    clearance,
+    clearance_3d,
+    energy,
+    leaving,
+    over_a_pocket,
+    segment_at,
+    state_at,
+    total_energy,
+)
 
 P = Params()
 R = P.R
 SPEC = TableSpec()
 GAP = 1e-9  # allowed overlap (m): rounding of event times is ~1e-14 m
+#: The cushions' inward normals by the direction (degrees) a stroke into them is aimed.
+INTO = {"bottom": 270.0, "top": 90.0, "left": 180.0, "right": 0.0}
 
 
 @st.composite
@@ -57,23 +72,37 @@ def positions(draw: st.DrawFn) -> dict[str, tuple[float, float]]:
     return balls
 
 
+#: The cue's elevation (degrees): level, the old samples, the ends of its range, anywhere.
+ELEVATIONS = st.one_of(
+    st.just(0.0),
+    st.sampled_from([5.0, 20.0, 45.0, 60.0, 75.0, 89.0, 90.0]),
+    st.floats(0, 90),
+)
+
+
 @st.composite
 def strokes(draw: st.DrawFn, balls: dict[str, tuple[float, float]]) -> Strike:
-    """Half aimed at an object ball (give or take a few degrees), half anywhere."""
+    """Aimed at an object ball (give or take a few degrees), anywhere, or hard into a
+    cushion (within 30 degrees of square on); the cue anywhere from level to vertical."""
     wx, wy = balls["white"]
-    if draw(st.booleans()):
+    how = draw(st.sampled_from(["ball", "ball", "anywhere", "anywhere", "cushion"]))
+    speed = draw(st.floats(0.05, 10.0))
+    if how == "ball":
         tx, ty = balls[draw(st.sampled_from(["yellow", "red"]))]
         aim = math.degrees(math.atan2(ty - wy, tx - wx)) + draw(st.floats(-4, 4))
+    elif how == "cushion":
+        aim = INTO[draw(st.sampled_from(sorted(INTO)))] + draw(st.floats(-30, 30))
+        speed = draw(st.floats(4.0, 10.0))
     else:
         aim = draw(st.floats(0, 360))
     r = draw(st.floats(0, 0.8))
     phi = draw(st.floats(0, 2 * math.pi))
     return Strike(
-        speed=draw(st.floats(0.05, 10.0)),
+        speed=speed,
         aim=aim,
         side=r * math.cos(phi),
         height=r * math.sin(phi),
-        elevation=draw(st.sampled_from([0.0, 0.0, 5.0, 20.0, 45.0])),
+        elevation=draw(ELEVATIONS),
     )
 
 
@@ -94,13 +123,30 @@ INTO_THE_CUSHION = (
 )
 
 
+def _where(
+    result: ShotResult, start: dict[str, tuple[float, float]], ball: str, t: float
+) -> tuple[float, float, float] | None:
+    """The ball's centre (x, y) and height at t (standing still between its pieces)."""
+    seg = segment_at(result, ball, t)
+    if seg is not None:
+        s = state_at(seg, t)
+        return s.x, s.y, s.z
+    x, y = position_at(result.paths[ball], t, start[ball])
+    return x, y, 0.0
+
+
 def _check(balls: dict[str, tuple[float, float]], result: ShotResult) -> None:
     times = [e.t for e in result.events]
     assert times == sorted(times)
     assert all(t >= 0 for t in times)
     assert result.duration == (times[-1] if times else 0.0)
-    potted = {e.balls[0]: e.t for e in result.events if e.kind is EventKind.POCKET}
-    assert {b for b, r in result.rest.items() if r is None} == set(potted)
+    # a ball out of play is potted or off the table: one such event, said once
+    gone: dict[str, float] = {}
+    for ball, left in leaving(result).items():
+        assert len(left) == (result.rest[ball] is None), (ball, left)
+        if left:
+            gone[ball] = left[0][1]
+            assert result.paths[ball][-1].t1 == left[0][1]
     # inputs may overlap a cushion or each other by up to 1e-6 m (the input tolerance): a
     # ball may stay that far in, never further
     slack = {b: GAP + max(0.0, -clearance(SPEC, R, *q)) for b, q in balls.items()}
@@ -110,22 +156,31 @@ def _check(balls: dict[str, tuple[float, float]], result: ShotResult) -> None:
         for b in balls
         if a < b
     }
-    # sample every event time (just before and after) and a grid
+    # sample every event time (just before and after) and a grid: every ball in play,
+    # moving or not; after its pocket or off_table event a ball is out of play
     grid = [result.duration * k / 150 for k in range(151)]
     for t in sorted({*times, *grid}):
         live = {}
         for ball in balls:
-            seg = segment_at(result, ball, t)
-            if seg is not None:
-                live[ball] = state_at(seg, t)
-        for ball, s in live.items():
-            assert clearance(SPEC, R, s[0], s[1]) > -slack[ball], (ball, t)
-            assert not over_a_pocket(SPEC, s[0], s[1], margin=GAP), (ball, t)
+            if ball not in gone or t <= gone[ball]:
+                where = _where(result, balls, ball, t)
+                if where is not None:
+                    live[ball] = where
+        for ball, (x, y, z) in live.items():
+            assert z >= -GAP, (ball, t)
+            assert clearance_3d(SPEC, P, x, y, z) > -slack[ball], (ball, t)
+            # on the bed the centre never goes into a pocket's fall circle (a ball falls as
+            # it reaches it); in the air a ball may pass over it, or come down into it
+            if z == 0 and t != gone.get(ball):
+                assert not over_a_pocket(SPEC, x, y, margin=GAP), (ball, t)
         names = sorted(live)
         for i, a in enumerate(names):
             for b in names[i + 1 :]:
-                assert math.dist(live[a][:2], live[b][:2]) > 2 * R - overlap[a, b], (a, b, t)
-    # energy: never up at an event, never up along a piece of path
+                (xa, ya, za), (xb, yb, zb) = live[a], live[b]
+                distance = math.dist((xa, ya, za), (xb, yb, zb))
+                assert distance > 2 * R - overlap[a, b], (a, b, t)
+    # energy (kinetic in three dimensions and m g z): never up at an event, never up along
+    # a piece of path (constant in the air, up to rounding)
     for t in times:
         before = total_energy(result, t, P, after=False)
         after = total_energy(result, t, P, after=True)
@@ -137,6 +192,12 @@ def _check(balls: dict[str, tuple[float, float]], result: ShotResult) -> None:
             e1 = energy(state_at(seg, seg.t1), P)
             assert e1 <= e_mid * (1 + 1e-12) + 1e-15
             assert e_mid <= e0 * (1 + 1e-12) + 1e-15
+            if seg.airborne:
+                assert math.isclose(e1, e0, rel_tol=1e-9), seg
+    # the rest positions are a legal start for the next stroke
+    on_table = {b: r for b, r in result.rest.items() if r is not None}
+    if on_table:
+        check_position(on_table, P, SPEC)
 
 
 @settings(
@@ -149,12 +210,9 @@ def test_invariants_hold_for_any_stroke(
     shot: tuple[dict[str, tuple[float, float]], Strike],
 ) -> None:
     balls, strike = shot
+    note(f"balls={balls!r}, strike={strike!r}")
     result = simulate(balls, "white", strike_to_launch(strike, P))
     _check(balls, result)
-    # the rest positions are a legal start for the next stroke
-    on_table = {b: r for b, r in result.rest.items() if r is not None}
-    if "white" in on_table:
-        simulate(on_table, "white", strike_to_launch(Strike(1.0, 45.0), P))
     # deterministic: the same input, the same output to the last bit
     assert simulate(balls, "white", strike_to_launch(strike, P)) == result
 

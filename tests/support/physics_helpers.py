@@ -1,16 +1,32 @@
-"""Helpers for the physics tests: evaluate trajectories, energies and clearances."""
+"""Helpers for the physics tests: evaluate trajectories, energies and clearances, in three
+dimensions (a ball in the air has a height: its lowest point above the slate)."""
 
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
-from onered.physics import Params, Segment, ShotResult, TableSpec
+from onered.physics import EventKind, Params, Segment, ShotResult, TableSpec
 
-State = tuple[float, float, float, float, float, float, float]
+
+class State(NamedTuple):
+    """A ball's state on a piece of path: centre (x, y), velocity, angular velocity, the
+    height ``z`` of its lowest point above the slate and its vertical velocity ``vz``."""
+
+    x: float
+    y: float
+    vx: float
+    vy: float
+    wx: float
+    wy: float
+    wz: float
+    z: float = 0.0
+    vz: float = 0.0
 
 
 def state_at(seg: Segment, t: float) -> State:
-    """Position, velocity and angular velocity on ``seg`` at time ``t``."""
+    """Position, velocity, angular velocity, height and vertical velocity on ``seg`` at
+    time ``t``."""
     s = t - seg.t0
     x = seg.p0[0] + seg.v0[0] * s + 0.5 * seg.a[0] * s * s
     y = seg.p0[1] + seg.v0[1] * s + 0.5 * seg.a[1] * s * s
@@ -21,14 +37,16 @@ def state_at(seg: Segment, t: float) -> State:
     wz = seg.w0[2] + seg.dw[2] * s
     if seg.w0[2] * wz <= 0:
         wz = 0.0
-    return x, y, vx, vy, wx, wy, wz
+    return State(x, y, vx, vy, wx, wy, wz, seg.height_at(t), seg.vz + seg.az * s)
 
 
 def energy(state: State, params: Params) -> float:
-    """Kinetic energy (translation and rotation) of one ball."""
-    _, _, vx, vy, wx, wy, wz = state
+    """Energy of one ball: kinetic (translation in three dimensions and rotation) and
+    potential (``m g z``, zero on the slate)."""
     inertia = 0.4 * params.m * params.R**2
-    return 0.5 * params.m * (vx * vx + vy * vy) + 0.5 * inertia * (wx * wx + wy * wy + wz * wz)
+    v2 = state.vx**2 + state.vy**2 + state.vz**2
+    w2 = state.wx**2 + state.wy**2 + state.wz**2
+    return 0.5 * params.m * v2 + 0.5 * inertia * w2 + params.m * params.g * state.z
 
 
 def segment_at(result: ShotResult, ball: str, t: float, after: bool = False) -> Segment | None:
@@ -54,6 +72,15 @@ def total_energy(result: ShotResult, t: float, params: Params, after: bool) -> f
     return total
 
 
+def leaving(result: ShotResult) -> dict[str, list[tuple[EventKind, float]]]:
+    """Each ball's ``pocket`` and ``off_table`` events (kind and time): how it left play."""
+    out: dict[str, list[tuple[EventKind, float]]] = {ball: [] for ball in result.rest}
+    for e in result.events:
+        if e.kind in (EventKind.POCKET, EventKind.OFF_TABLE):
+            out[e.balls[0]].append((e.kind, e.t))
+    return out
+
+
 def _segment_distance(
     start: tuple[float, float], end: tuple[float, float], x: float, y: float
 ) -> float:
@@ -65,8 +92,8 @@ def _segment_distance(
 
 
 def clearance(table: TableSpec, radius: float, x: float, y: float) -> float:
-    """Gap between a ball at (x, y) and the nearest cushion, facing or knuckle (negative
-    when it overlaps one)."""
+    """Gap between a ball on the bed at (x, y) and the nearest cushion, facing or knuckle
+    (negative when it overlaps one)."""
     geo = table.geometry()
     gap = min(_segment_distance(c.start, c.end, x, y) for c in geo.cushions) - radius
     for pocket in geo.pockets:
@@ -75,6 +102,44 @@ def clearance(table: TableSpec, radius: float, x: float, y: float) -> float:
         for knuckle in pocket.knuckles:
             d = math.hypot(x - knuckle.centre[0], y - knuckle.centre[1])
             gap = min(gap, d - knuckle.radius - radius)
+    return gap
+
+
+def clearance_3d(table: TableSpec, params: Params, x: float, y: float, z: float) -> float:
+    """Gap between a ball whose lowest point is ``z`` above the slate, centre over (x, y),
+    and the nearest cushion solid (negative when it overlaps one).
+
+    On the slate (``z <= 0``) this is :func:`clearance`. In the air a cushion or jaw facing
+    is a vertical face up to the nose height h = ``params.cushion_height`` with a flat top
+    beyond its nose line (over the line's length): the gap is the distance to the face
+    while the centre is at or below h, to the nose edge line while it is above h in front
+    of the line, to the top behind the line (so a ball may pass over the cushion and the
+    rail only with its lowest point above h); a knuckle is a vertical cylinder up to h."""
+    radius, h = params.R, params.cushion_height
+    if z <= 0:
+        return clearance(table, radius, x, y)
+    above = z + radius - h  # the centre's height above the nose
+    geo = table.geometry()
+    gap = math.inf
+    for line in (*geo.cushions, *(f for p in geo.pockets for f in p.facings)):
+        (x0, y0), (x1, y1) = line.start, line.end
+        length = math.hypot(x1 - x0, y1 - y0)
+        along = ((x - x0) * (x1 - x0) + (y - y0) * (y1 - y0)) / length
+        if not -1e-9 <= along <= length + 1e-9:
+            continue
+        ahead = (x - x0) * line.normal[0] + (y - y0) * line.normal[1]
+        if above <= 0:
+            distance = ahead  # the face
+        elif ahead >= 0:
+            distance = math.hypot(ahead, above)  # the nose edge
+        else:
+            distance = above  # the top
+        gap = min(gap, distance - radius)
+    for pocket in geo.pockets:
+        for knuckle in pocket.knuckles:
+            out = math.hypot(x - knuckle.centre[0], y - knuckle.centre[1]) - knuckle.radius
+            distance = out if above <= 0 else math.hypot(max(out, 0.0), above)
+            gap = min(gap, distance - radius)
     return gap
 
 
