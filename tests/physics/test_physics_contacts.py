@@ -103,7 +103,7 @@ def test_every_rest_position_is_accepted_back_as_input() -> None:
     for shot in stress.shots(7, 0, 300):
         params, table = stress._params(shot), stress.table_of(shot)
         balls = {k: tuple(v) for k, v in shot["balls"].items()}
-        launch = Launch(tuple(shot["v"]), tuple(shot["w"]))
+        launch = Launch(tuple(shot["v"]), tuple(shot["w"]), shot.get("vz", 0.0))
         result = simulate(balls, "white", launch, params, table)
         rest = {k: v for k, v in result.rest.items() if v is not None}
         flat = [c for p in rest.values() for c in p]
