@@ -99,7 +99,7 @@ def _quadratic_roots(c0: float, c1: float, c2: float, span: float) -> list[float
         return []
     q = -0.5 * (c1 + math.copysign(math.sqrt(disc), c1))
     roots = [q / c2, c0 / q] if q != 0 else [-c1 / (2 * c2)]
-    return [r for r in roots if 0 < r < span]
+    return sorted(r for r in roots if 0 < r < span)
 
 
 def _cubic_roots(f: tuple[float, float, float, float], span: float) -> Iterator[float]:

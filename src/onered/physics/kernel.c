@@ -61,6 +61,9 @@ static const long JAM_MAX = 4096;     /* events at one instant before jammed bal
 static const double DEEP = 1e-5;      /* behind a line by more than this: not against it */
 static const double HOP_MIN = 0.05;   /* a rebound off the slate slower than this (m/s; a hop
                                        * of 0.13 mm) settles: the ball stays on the bed */
+static const int REST_MAX = 16;       /* contacts from above in one flight (on a ball, a nose
+                                       * edge, a jaw's top) after which a ball that would
+                                       * bounce there ever lower is taken as resting there */
 
 /* ------------------------------------------------------------------ buffers */
 
@@ -268,6 +271,7 @@ static void set_state(Ball *b, const Phys *P, double t, double x, double y, doub
     b->y = y;
     b->z = 0;
     b->vz = 0;
+    b->rests = 0;
     if (fabs(wz) <= EPS_W) wz = 0;
     double ux = vx - R * wy, uy = vy + R * wx;  /* slip of the contact point: v + R z x w */
     double u = norm2(ux, uy);
@@ -589,10 +593,11 @@ static double air_line_hit(const Line *L, const Phys *P, double x, double y, dou
     if (fabs(dist - R) <= TOUCH && c0 >= 0 && d0 > 0) {
         if (c0 * c1 + d0 * d1 < -V_MIN * dist) {
             tau = 0;  /* touching and closing */
-        } else {      /* touching and parting: the next contact, tau divided out */
+        } else if (q[1] > 0) {  /* touching and parting: the next contact, tau divided out */
             double r3[4] = {q[1], q[2], q[3], q[4]};
-            if (!(r3[0] > 0)) return best;
             tau = poly_entry(r3, 3, Hq);
+        } else {  /* touching, neither closing nor parting: gravity presses it on: now */
+            tau = 0;
         }
     } else {
         tau = poly_entry(q, 4, Hq);
@@ -685,7 +690,7 @@ static void find_static_air(const Sim *S, int i, double tnow, Cand *out) {
             }
             for (int k = 0; p >= 0 && top == SK_NONE && k < 2; k++) {
                 const Circle *C = &tb->pocket[p].knuckle[k];
-                if (norm2(xh - C->cx, yh - C->cy) < C->r) { top = SK_KTOP; o = 2 * p + k; }
+                if (norm2(xh - C->cx, yh - C->cy) < C->r - 1e-9) { top = SK_KTOP; o = 2 * p + k; }
             }
             if (top == SK_NONE && over_solid(tb, xh, yh)) top = SK_TOP;
             if (top != SK_NONE) { best = tau; kind = top; obj = o; }
@@ -983,8 +988,10 @@ static void resolve_cushion(Sim *S, int i, double t, double Nx, double Ny) {
 
 /* An airborne ball meets the nose edge of line L (a cushion or jaw facing) at height h:
  * Newton's restitution e_c along the normal from the edge to the centre (three
- * dimensions), no friction; the flight goes on (up, over or back). Energy only falls. */
-static void edge_impact(Sim *S, int i, double t, const Line *L) {
+ * dimensions), no friction; the flight goes on (up, over or back). Energy only falls.
+ * Returns 1 when the ball has come down on edges and balls more than REST_MAX times in
+ * this flight (a ball lying on the nose, bouncing ever lower): it rests there. */
+static int edge_impact(Sim *S, int i, double t, const Line *L) {
     const Phys *P = &S->tb->ph;
     Ball *b = &S->b[i];
     double x, y, vx, vy, w[3];
@@ -1002,8 +1009,11 @@ static void edge_impact(Sim *S, int i, double t, const Line *L) {
         vy -= k * ny;
         vz -= k * nz;
     }
+    int rests = b->rests + (nz > 0);
     push_segment(S, i, t);
     set_air(b, P, t, x, y, z, vx, vy, vz, w[0], w[1], w[2]);
+    b->rests = rests;
+    return rests > REST_MAX;  /* it sits on the nose: not on the bed */
 }
 
 /* The ball is off the table at (x, y): it stays there, out of play. The event names the
@@ -1073,6 +1083,7 @@ static void land(Sim *S, int i, double t) {
     }
     push_segment(S, i, t);
     int again = slate_bounce(b, P, t, x, y, vx, vy, vz, w);
+    b->rests = 0;
     push_event(S, t, EV_LAND, i, -1, -1, -1, 0);
     if (again) push_event(S, t, EV_AIRBORNE, i, -1, -1, -1, 0);
 }
@@ -1127,10 +1138,9 @@ static void resolve_pair_air(Sim *S, int i, int j, double t, int *up_a, int *up_
     /* the rebound along the normal: the separation speed after the impulse */
     double sep = -vn + 2 * Jn / m;
     int top = -1;  /* the ball resting on the other, if any */
-    if (sep < HOP_MIN) {
-        if (air[0] && n[2] < -0.5) top = 0;
-        if (air[1] && n[2] > 0.5) top = 1;
-    }
+    int upper = air[0] && !air[1] && n[2] < -0.5 ? 0 : air[1] && !air[0] && n[2] > 0.5 ? 1 : -1;
+    int rests = upper >= 0 ? B2[upper]->rests + 1 : 0;
+    if (upper >= 0 && (sep < HOP_MIN || rests > REST_MAX)) top = upper;
     for (int k = 0; k < 2; k++) {
         double sgn = k == 0 ? 1 : -1;
         double nv[3], nw[3];
@@ -1144,8 +1154,10 @@ static void resolve_pair_air(Sim *S, int i, int j, double t, int *up_a, int *up_
             *up[k] = -1;  /* the caller ends its play after the ball-ball event */
             set_air(B2[k], P, t, p[k][0], p[k][1], p[k][2], 0, 0, 0, 0, 0, 0);
         } else if (air[k]) {
+            int keep = B2[k]->rests;
             set_air(B2[k], P, t, p[k][0], p[k][1], p[k][2], nv[0], nv[1], nv[2], nw[0], nw[1],
                     nw[2]);
+            B2[k]->rests = k == upper ? rests : keep;
         } else if (nv[2] > HOP_MIN) {
             set_air(B2[k], P, t, p[k][0], p[k][1], 0, nv[0], nv[1], nv[2], nw[0], nw[1], nw[2]);
             *up[k] = 1;
@@ -1179,11 +1191,15 @@ static void refresh_pairs(Sim *S, int i, double t) {
  * slower than V_SQUEEZE stops where it is (keeping its vertical spin); after JAM_MAX, it
  * stops whatever its speed (two balls rolling together jammed against a jaw never settle;
  * chains that do settle take at most a few thousand events). */
+static void go_off_at(Sim *S, int i, double t, int where);
+
 static void stop_squeezed(Sim *S, int i, double t, long same) {
     Ball *b = &S->b[i];
-    if (!moving(b) || b->state == ST_AIRBORNE ||
-        (same <= JAM_MAX && norm2(b->vx, b->vy) >= V_SQUEEZE))
+    if (b->state == ST_AIRBORNE) {  /* wedged in the air: not on the bed */
+        go_off_at(S, i, t, 0);
         return;
+    }
+    if (!moving(b) || (same <= JAM_MAX && norm2(b->vx, b->vy) >= V_SQUEEZE)) return;
     double x, y, w[3];
     pos_at(b, t, &x, &y);
     spin_at(b, t, w);
@@ -1288,20 +1304,24 @@ int kernel_run_shot(Sim *S, const double *pos, int cue, const double *launch,
             } else if (c.kind == SK_FALL) {
                 go_in(S, bi, t, c.obj);
             } else if (c.kind == SK_EDGE) {
-                edge_impact(S, bi, t, &tb->cushion[c.obj]);
+                int rests = edge_impact(S, bi, t, &tb->cushion[c.obj]);
                 push_event(S, t, EV_CUSHION, bi, -1, c.obj, -1, 0);
+                if (rests) go_off(S, bi, t);
             } else if (c.kind == SK_FEDGE) {
-                edge_impact(S, bi, t, &tb->pocket[c.obj / 2].facing[c.obj % 2]);
+                int rests = edge_impact(S, bi, t, &tb->pocket[c.obj / 2].facing[c.obj % 2]);
                 push_event(S, t, EV_CUSHION, bi, -1, -1, c.obj / 2, 0);
+                if (rests) go_off(S, bi, t);
             } else if (c.kind == SK_KTOP) {
                 /* down on a knuckle's top: bounces up (e_c), or rests there: off the table */
                 double vx, vy, w[3], z = z_at(b, P->g, t), vz = vz_at(b, P->g, t);
                 vel_at(b, t, &vx, &vy);
                 spin_at(b, t, w);
                 push_event(S, t, EV_CUSHION, bi, -1, -1, c.obj / 2, 0);
-                if (-P->e_c * vz > HOP_MIN) {
+                if (-P->e_c * vz > HOP_MIN && b->rests < REST_MAX) {
+                    int rests = b->rests + 1;
                     push_segment(S, bi, t);
                     set_air(b, P, t, x, y, z, vx, vy, -P->e_c * vz, w[0], w[1], w[2]);
+                    b->rests = rests;
                 } else {
                     go_off(S, bi, t);
                 }

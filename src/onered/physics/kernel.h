@@ -82,6 +82,8 @@ typedef struct {
     double tz;                           /* when w_z reaches zero (then stays zero) */
     double t_end;                        /* next motion transition (INF if none) */
     int side;                            /* +1 above the baulk line, -1 on or below it */
+    int rests;                           /* in the air: contacts from above with a ball, a
+                                          * nose edge or a jaw's top since the last landing */
     double t_side;                       /* when side last changed (-1: never) */
 } Ball;
 
