@@ -13,27 +13,41 @@ speeds 0.5-6 m/s; random tip offsets within 0.6 R. Prints, for aimed and random 
   ratio of each to "today" (the cushion models' cost limit: 1.15);
 - events and cushion impacts per shot;
 - the time from a fresh process to the first simulated shot (interpreter start included,
-  and from the first import).
+  and from the first import);
+- a shot with no airborne phase against the engine before the flight (issue 19: at most
+  10 % dearer): level aimed 3-ball shots through ``simulate_compact`` and ``simulate`` on
+  this source tree and on commit ``--before`` (001d973), both built here by gcc with the
+  same flags into temporary trees (``git archive`` for the commit, a copy of this
+  package's source for now) and timed in alternating subprocesses in the same run; the
+  results must be identical, the ratio is now / before, with the load average.
 
 The baseline is pooltool 0.3.3 as measured once on the development machine (3.2 ms a
 random and 7.7 ms an aimed 3-ball shot, ~12 events; plus 50 s of numba compilation on
 first use); ratios are against those figures.
 
-Usage: ``python benchmarks/bench_physics.py [--positions N] [--seed S]``
+Usage: ``python benchmarks/bench_physics.py [--positions N] [--seed S] [--before COMMIT]``
+(``--before ''`` skips the comparison)
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
+import sysconfig
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 
+import onered
 from onered.physics import (
     EVENT_KINDS,
     CushionModel,
@@ -120,6 +134,119 @@ def _tables() -> dict[str, Params]:
     }
 
 
+#: Times one tree's engine on level shots (run with PYTHONPATH set to that tree's src):
+#: reads {"work": [[balls, [[v, w], ...]], ...], "passes": n} on stdin, prints the best CPU
+#: seconds of n passes through each entry point and a digest of the compact results.
+_LEVEL_CHILD = """
+import hashlib, json, sys, time
+from onered.physics import Launch, simulate, simulate_compact
+job = json.load(sys.stdin)
+work = [({k: tuple(p) for k, p in balls.items()},
+         [Launch(tuple(v), tuple(w)) for v, w in launches]) for balls, launches in job["work"]]
+def compact():
+    return [simulate_compact(balls, "white", launches) for balls, launches in work]
+def full():
+    for balls, launches in work:
+        for launch in launches:
+            simulate(balls, "white", launch)
+best = {}
+for name, run in (("simulate_compact", compact), ("simulate", full)):
+    for _ in range(job["passes"]):
+        t0 = time.process_time()
+        run()
+        best[name] = min(best.get(name, 1e9), time.process_time() - t0)
+digest = hashlib.sha256(repr([(s.duration, s.rest, s.events) for b in compact()
+                              for s in b.shots]).encode()).hexdigest()
+print(json.dumps({"seconds": best, "digest": digest}))
+"""
+
+
+def _build_tree(src: Path, into: Path) -> Path:
+    """Compile the engine of the source tree ``src`` (holding ``onered``) in place with
+    gcc and the setup's strict IEEE flags; return ``src``."""
+    physics = src / "onered" / "physics"
+    target = physics / f"_engine{sysconfig.get_config_var('EXT_SUFFIX')}"
+    command = [
+        "gcc", "-shared", "-fPIC", "-O3", "-ffp-contract=off", "-fno-fast-math", "-std=c99",
+        f"-I{sysconfig.get_paths()['include']}",
+        *(str(physics / name) for name in ("_engine.c", "kernel.c", "cushion.c")),
+        "-o", str(target), "-lm",
+    ]  # fmt: skip
+    subprocess.run(command, check=True, capture_output=True, text=True, cwd=into)
+    return src
+
+
+def _trees(commit: str, into: Path) -> tuple[Path, Path]:
+    """(this package's source, the source at ``commit``), each copied under ``into`` and
+    built the same way. Raises ``RuntimeError`` saying why when that is impossible."""
+    repo = Path(onered.__file__).resolve().parents[2]
+    now, before = into / "now" / "src", into / "before"
+    try:
+        shutil.copytree(
+            repo / "src" / "onered", now / "onered",
+            ignore=shutil.ignore_patterns("*.so", "__pycache__", "*.pyd"),
+        )  # fmt: skip
+        before.mkdir()
+        archive = subprocess.run(
+            ["git", "-C", str(repo), "archive", commit, "src"], check=True, capture_output=True
+        )
+        subprocess.run(["tar", "-x", "-C", str(before)], input=archive.stdout, check=True)
+        return _build_tree(now, into), _build_tree(before / "src", into)
+    except (OSError, subprocess.CalledProcessError) as exc:
+        detail = getattr(exc, "stderr", None) or ""
+        if isinstance(detail, bytes):
+            detail = detail.decode(errors="replace")
+        raise RuntimeError(f"{exc} {detail.strip()[:300]}") from exc
+
+
+def _level_work(rng: random.Random, positions: int, params: Params) -> list[object]:
+    """Level aimed 3-ball shots as plain numbers: [[balls, [[v, w], ...]], ...]."""
+    work: list[object] = []
+    for _ in range(positions):
+        balls = _position(rng, params, TableSpec())
+        launches = _strokes(rng, balls, True, params)
+        work.append([balls, [[list(x.v), list(x.w)] for x in launches]])
+    return work
+
+
+def _against_before(commit: str, positions: int, seed: int, rounds: int) -> None:
+    """Print the cost of level aimed shots now against the engine of ``commit``: the best
+    CPU time of each, the two trees' subprocesses taking turns ``rounds`` times."""
+    work = _level_work(random.Random(seed), positions, Params())
+    job = json.dumps({"work": work, "passes": 3})
+    n = STROKES_PER_POSITION * positions
+    print(f"level aimed shots against the engine of {commit} (the same {n} shots, built alike)")
+    with tempfile.TemporaryDirectory(prefix="bench-physics-") as tmp:
+        try:
+            trees = dict(zip(("now", "before"), _trees(commit, Path(tmp)), strict=True))
+        except RuntimeError as exc:
+            print(f"  not measured: cannot build the trees ({exc})\n")
+            return
+        best: dict[str, dict[str, float]] = {"now": {}, "before": {}}
+        digests: dict[str, str] = {}
+        load = [os.getloadavg()[0]]
+        for _ in range(rounds):
+            for label, src in trees.items():
+                env = {**os.environ, "PYTHONPATH": str(src)}
+                out = subprocess.run(
+                    [sys.executable, "-c", _LEVEL_CHILD],
+                    input=job, capture_output=True, text=True, check=True, env=env,
+                )  # fmt: skip
+                got = json.loads(out.stdout)
+                digests[label] = got["digest"]
+                for name, seconds in got["seconds"].items():
+                    best[label][name] = min(best[label].get(name, math.inf), seconds)
+        load.append(os.getloadavg()[0])
+    same = "identical" if digests["now"] == digests["before"] else "DIFFERENT"
+    for name in ("simulate_compact", "simulate"):
+        now, before = best["now"][name], best["before"][name]
+        print(
+            f"  {name:17} before {before / n * 1e6:7.2f} us/shot, now {now / n * 1e6:7.2f} "
+            f"us/shot: {now / before:.3f}x (limit 1.10)"
+        )
+    print(f"  results {same}; load average {load[0]:.2f} -> {load[1]:.2f}\n")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument(
@@ -127,7 +254,13 @@ def main() -> None:
     )
     parser.add_argument("--seed", type=int, default=20240601)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument(
+        "--before", default="001d973", help="commit to compare level shots with ('' skips)"
+    )
     args = parser.parse_args()
+
+    if args.before:
+        _against_before(args.before, 5 * args.positions, args.seed, max(args.repeats, 5))
 
     wall, inner = _fresh_process()
     print(
