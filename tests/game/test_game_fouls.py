@@ -282,11 +282,11 @@ def test_the_ai_reads_compact_shots_exactly_as_the_game_loop_reads_full_ones() -
             )
             for _ in range(40)
         ]
-        ids, shots = searcher._simulate(ctx, cue, strikes)
+        ids, shots, played = searcher._simulate(ctx, cue, strikes)
         names = {b.value: p for b, p in balls.items()}
         names["white"] = cue
         full = simulate_batch(
-            names, "white", [strike_to_launch(s, params) for s in strikes], params, table
+            names, "white", [strike_to_launch(s, params) for s in played], params, table
         )
         for compact, result in zip(shots, full, strict=True):
             _, verdict = searcher._judge(ctx, placed, ids, compact, 0.0)
