@@ -1092,10 +1092,11 @@ static void land(Sim *S, int i, double t) {
  * impulse, Alciatore's friction up to stopping the slip), along the 3-D line of centres.
  * A ball on the bed driven down into the slate gets the slate's bounce next (slate_bounce:
  * impulses in sequence, as for an elevated cue); one that flies reports it (*up_a, *up_b).
- * A ball in the air that comes down on top of another (the contact more than 30 degrees
- * above the lower ball's equator) and would rebound off it slower than HOP_MIN would
- * bounce ever lower on it, without end: it is taken as come to rest on that ball, which
- * is not on the bed nor in a pocket: off the table (*up_a or *up_b = -1). */
+ * A ball in the air that comes down on top of another on the bed (the contact more than
+ * 30 degrees above the lower ball's equator) and would rebound off it slower than HOP_MIN,
+ * or that has met balls on the bed more than REST_MAX times in one flight, would bounce
+ * ever lower on it, without end: it is taken as come to rest there, which is not on the
+ * bed nor in a pocket: off the table (*up_a or *up_b = -1). */
 static void resolve_pair_air(Sim *S, int i, int j, double t, int *up_a, int *up_b) {
     const Phys *P = &S->tb->ph;
     const double R = P->R, m = P->m, g = P->g;
@@ -1138,9 +1139,11 @@ static void resolve_pair_air(Sim *S, int i, int j, double t, int *up_a, int *up_
     /* the rebound along the normal: the separation speed after the impulse */
     double sep = -vn + 2 * Jn / m;
     int top = -1;  /* the ball resting on the other, if any */
-    int upper = air[0] && !air[1] && n[2] < -0.5 ? 0 : air[1] && !air[0] && n[2] > 0.5 ? 1 : -1;
+    /* the ball in the air against one on the bed (its centre is the higher) */
+    int upper = air[0] && !air[1] ? 0 : air[1] && !air[0] ? 1 : -1;
+    int steep = upper >= 0 && (upper == 0 ? n[2] < -0.5 : n[2] > 0.5);
     int rests = upper >= 0 ? B2[upper]->rests + 1 : 0;
-    if (upper >= 0 && (sep < HOP_MIN || rests > REST_MAX)) top = upper;
+    if (upper >= 0 && ((steep && sep < HOP_MIN) || rests > REST_MAX)) top = upper;
     for (int k = 0; k < 2; k++) {
         double sgn = k == 0 ? 1 : -1;
         double nv[3], nw[3];
