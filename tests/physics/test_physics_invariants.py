@@ -135,6 +135,23 @@ def _where(
     return x, y, 0.0
 
 
+#: The engine takes a ball whose slip is under this (m/s) as rolling (kernel.c's EPS_U).
+ROLLING_SLIP = 1e-10
+
+
+def _snap(result: ShotResult, t: float) -> float:
+    """The energy (J) the engine may add at t by taking balls slipping slower than
+    ROLLING_SLIP as rolling: their spin changes by up to ROLLING_SLIP / R, so their energy by
+    up to 0.4 m |v| ROLLING_SLIP each (tiny contacts on a rolling ball meet it)."""
+    speeds = 0.0
+    for ball in result.paths:
+        seg = segment_at(result, ball, t, after=True)
+        if seg is not None:
+            s = state_at(seg, t)
+            speeds += math.hypot(s.vx, s.vy)
+    return 0.4 * P.m * ROLLING_SLIP * speeds + 1e-15
+
+
 def _check(balls: dict[str, tuple[float, float]], result: ShotResult) -> None:
     times = [e.t for e in result.events]
     assert times == sorted(times)
@@ -184,7 +201,7 @@ def _check(balls: dict[str, tuple[float, float]], result: ShotResult) -> None:
     for t in times:
         before = total_energy(result, t, P, after=False)
         after = total_energy(result, t, P, after=True)
-        assert after <= before * (1 + 1e-12) + 1e-15, t
+        assert after <= before * (1 + 1e-12) + _snap(result, t), t
     for pieces in result.paths.values():
         for seg in pieces:
             e0 = energy(state_at(seg, seg.t0), P)

@@ -63,9 +63,13 @@ def segment_at(result: ShotResult, ball: str, t: float, after: bool = False) -> 
 
 
 def total_energy(result: ShotResult, t: float, params: Params, after: bool) -> float:
-    """Energy of all balls on the table at ``t`` (just before or just after it)."""
+    """Energy of all balls in play at ``t`` (just before or just after it): a ball potted
+    or off the table at ``t`` counts before it, not after (its energy leaves the table)."""
+    left = {ball: out[0][1] for ball, out in leaving(result).items() if out}
     total = 0.0
     for ball in result.paths:
+        if ball in left and (left[ball] < t or (after and left[ball] == t)):
+            continue
         seg = segment_at(result, ball, t, after)
         if seg is not None:
             total += energy(state_at(seg, t), params)
