@@ -166,23 +166,36 @@ def test_strokes_entered_while_the_server_is_down_arrive_when_it_is_back(
 ) -> None:
     game, token = new_mark(server)
     tab = Tab(browser, server.base)
-    pg = tab.open(f"/mark/{game}#token={token}")
-    pg.route("**/api/games/*/mark", lambda route: route.abort())
+    pg = tab.page
+    # The page's timers stand still unless the test moves them: the outbox's retry timer
+    # sends only when the test says so. (Left running, under load it fired between the
+    # server's return and the click on "Send now", sent the queue itself and took the button
+    # away: the click then waited in vain.) Each way of sending is seen on its own.
+    pg.clock.install(time=CLOCK_START)
+    pg.clock.pause_at(CLOCK_START + 3600)  # ahead of the clock, which runs until then
+    # The server "goes away" for the taps only, by a switch: one route for the whole test,
+    # set before the page opens, so the browser's interception is never turned on or off
+    # while the page is sending.
+    down = [True]
+    pg.route("**/api/games/*/mark", lambda route: route.abort() if down[0] else route.continue_())
+    tab.open(f"/mark/{game}#token={token}")
     for queued, key in enumerate(["n", "c", "c"], start=1):
         pg.keyboard.press(key)
-        pg.wait_for_selector(f'body[data-queued="{queued}"]')  # a marker's pace: one by one
+        wait_queued(tab, queued)  # a marker's pace: one by one
     pg.wait_for_selector("#outbox [data-offline]")
     assert pg.locator("#outbox li.queued").count() == 3
     assert "Waiting to be sent: 3" in tab.text("#outbox h2")
     assert "null" not in tab.text("#outbox")
     assert tab.version() == 1
-    # A reload keeps the queue (the server is still unreachable).
+    # A reload keeps the queue (the server is still unreachable: its first try fails).
     pg.reload()
     pg.wait_for_selector("body[data-ready]")
-    pg.wait_for_selector('body[data-queued="3"]')
-    # Back: the queue is sent in order (at once on "Send now"; else by the retry timer).
-    pg.unroute("**/api/games/*/mark")
-    pg.click('#outbox [data-act="send-now"]')
+    wait_queued(tab, 3)
+    pg.wait_for_selector("#outbox [data-offline]")
+    assert tab.version() == 1
+    # Back: the retry timer sends the queue, in order.
+    down[0] = False
+    pg.clock.run_for(RETRY_MAX_MS)
     tab.wait_version(4)
     pg.wait_for_selector("#outbox", state="hidden")
     strokes = [e["in"] for e in lines(server, game)[1:]]
@@ -191,12 +204,12 @@ def test_strokes_entered_while_the_server_is_down_arrive_when_it_is_back(
 
     # Offline again; meanwhile the game changes on another device: the queued stroke is
     # refused as stale and shown, not dropped; "Send again" enters it at the new position.
-    pg.route("**/api/games/*/mark", lambda route: route.abort())
+    down[0] = True
     pg.keyboard.press("c")
     pg.wait_for_selector("#outbox [data-offline]")
     mark(server, game, token, parts=["cannon"])
-    pg.unroute("**/api/games/*/mark")
-    pg.click('#outbox [data-act="send-now"]')
+    down[0] = False
+    pg.click('#outbox [data-act="send-now"]')  # at once: the retry timer stands still
     pg.wait_for_selector('#outbox li[data-state="stale"]')
     assert "changed on another device" in tab.text("#outbox li")
     tab.wait_version(5)  # read again once refused: the other device's stroke is shown
@@ -205,6 +218,25 @@ def test_strokes_entered_while_the_server_is_down_arrive_when_it_is_back(
     pg.wait_for_selector("#outbox", state="hidden")
     assert tab.text('.player[data-player="1"] .player-score') == "8"
     tab.close(allow_failed_loads=True)
+
+
+#: Where the page's clock starts when a test holds it (any fixed time will do).
+CLOCK_START = 1_780_000_000.0
+#: The outbox's longest pause before a retry (common.js RETRY_MS).
+RETRY_MAX_MS = 30_000
+
+
+def wait_queued(tab: Tab, queued: int) -> None:
+    """Wait until the marker's outbox holds ``queued`` changes; on a time-out, say what the
+    page holds instead: its queue, the game's version (a tap the server got leaves the
+    queue) and its script errors."""
+    try:
+        tab.page.wait_for_selector(f'body[data-queued="{queued}"]')
+    except Exception as e:
+        held = tab.page.get_attribute("body", "data-queued")
+        raise AssertionError(
+            f"queued {held}, not {queued}; version {tab.version()}; page errors: {tab.errors}"
+        ) from e
 
 
 def strike(tab: Tab, server: Server, game: str) -> None:
