@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from coach_support import position
-from onered.coach import Advice, Odds, advise
+from onered.coach import Advice, AdviceError, Odds, advise
 from onered.coach.report import advice_json, advice_text
 from onered.coach.words import NOTABLE, numbers_words, odds_words
 from onered.game.model import Action
@@ -107,3 +107,9 @@ def test_a_level_cue_says_no_elevation(hard_advice: Advice) -> None:
     raised = replace(action, strike=replace(action.strike, elevation=12.34))
     assert "cue raised 12.3°" in numbers_words(raised, Lang.EN)
     assert "кий поднят на 12,3°" in numbers_words(raised, Lang.RU)
+
+
+def test_a_stroke_from_hand_played_without_a_placement_is_named() -> None:
+    balls = {Ball.RED: (1.5, 3.0), Ball.YELLOW: (0.4, 1.2)}
+    with pytest.raises(AdviceError, match="played: "):
+        advise(position(balls), "beginner", samples=5, count=1, played=Action(Strike(1.0, 90.0)))

@@ -209,8 +209,11 @@ class Coach:
             )
         weighed = None
         if played is not None:
-            # the cue no lower than the rail and the balls allow, as every candidate's
-            strike = self.searcher.clearance(position, played.placed).lift(played.strike)
+            strike = played.strike
+            if played.placed is not None or not position.in_hand:
+                # the cue no lower than the rail and the balls allow, as every candidate's
+                # (a stroke from hand without a placement is the game's to refuse)
+                strike = self.searcher.clearance(position, played.placed).lift(strike)
             choice = Choice(played.placed, strike, (), 0.0)
             try:
                 record = Game.resume(position.state, position.balls, self.simulator).play(
