@@ -103,7 +103,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "sweep",
         help="one physical or player parameter over a range",
         description="A physical parameter (a field of onered.physics.Params, e.g. e_c, mu_r) "
-        "or a player parameter (noise.aim, noise.speed, noise.tip, continuation) over a range; "
+        "or a player parameter (noise.aim, noise.speed, noise.tip, noise.elevation, "
+        "continuation) over a range; "
         "or the cushion model over its names (--param cushion_model --values "
         "mathavan2010,han2005; every model without --values); --games games at each value. "
         f"{players}",

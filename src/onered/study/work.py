@@ -331,9 +331,11 @@ def calibrate(
     the object ball (:func:`contact_aims`) that score the shot (ties: the window nearest
     the ``reference`` aim); ``None`` when no aim scores it."""
     from onered.physics import Strike
+    from onered.players.elevation import Clearance
 
     aims = contact_aims(balls["white"], balls["red"])
-    strikes = [Strike(spec.speed, a, spec.side, spec.height) for a in aims]
+    clear = Clearance(balls["white"], [balls["red"]], params, table)
+    strikes = [clear.lift(Strike(spec.speed, a, spec.side, spec.height)) for a in aims]
     hits = [_success(r, spec) for r in read_strokes(balls, strikes, params, table)]
     best: tuple[int, float, float] | None = None  # (width, -distance, middle)
     start = None
@@ -377,10 +379,15 @@ def shots_task(spec: ShotsSpec, index: int, seed: int) -> Rows:
     player = build_player(spec.player, 0, params=params, table=table)
     if not isinstance(player, AIPlayer):
         raise StudyError(f"--player {spec.player!r}: a shots study needs an AI player's noise")
+    from onered.players.elevation import Clearance
+
     noise = player.strength.noise
     rng = random.Random(seed)
-    nominal = Strike(spec.speed, aim, spec.side, spec.height)
-    strikes = [noise.apply(nominal, rng) for _ in range(spec.samples)]
+    # the cue raised as the position requires (over the rail, over a ball behind), as the
+    # AI raises it: the nominal stroke, and every noisy one no lower than it allows
+    clear = Clearance(cue, [obj], params, table)
+    nominal = clear.lift(Strike(spec.speed, aim, spec.side, spec.height))
+    strikes = [clear.lift(noise.apply(nominal, rng)) for _ in range(spec.samples)]
     ball = target_kind(spec)[1]
     shots: list[Row] = []
     for k, (strike, record) in enumerate(
