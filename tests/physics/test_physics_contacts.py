@@ -89,7 +89,7 @@ def test_stress_regression_inputs_stay_on_the_table_and_apart(
     assert tally.excursion <= TOLERANCE
 
 
-def test_a_quick_stress_run_finds_no_overlap_and_every_ball_out_of_play_potted_or_off_once() -> None:
+def test_a_quick_stress_run_finds_no_overlap_and_each_ball_out_of_play_once() -> None:
     stress = _stress()
     tally = stress.run((20261204, 0, 2000))
     assert tally.shots == 2000

@@ -7,6 +7,7 @@ import math
 from typing import NamedTuple
 
 from onered.physics import EventKind, Params, Segment, ShotResult, TableSpec
+from onered.physics.audit import wall_distance
 
 
 class State(NamedTuple):
@@ -132,13 +133,7 @@ def clearance_3d(table: TableSpec, params: Params, x: float, y: float, z: float)
         if not -1e-9 <= along <= length + 1e-9:
             continue
         ahead = (x - x0) * line.normal[0] + (y - y0) * line.normal[1]
-        if above <= 0:
-            distance = ahead  # the face
-        elif ahead >= 0:
-            distance = math.hypot(ahead, above)  # the nose edge
-        else:
-            distance = above  # the top
-        gap = min(gap, distance - radius)
+        gap = min(gap, wall_distance(ahead, above) - radius)
     for pocket in geo.pockets:
         for knuckle in pocket.knuckles:
             out = math.hypot(x - knuckle.centre[0], y - knuckle.centre[1]) - knuckle.radius

@@ -194,6 +194,17 @@ def _ball_overlap(one: list[_Piece], two: list[_Piece], reach: float) -> float:
     return worst
 
 
+def wall_distance(ahead: float, above: float) -> float:
+    """The distance from a ball's centre to a cushion's (or jaw facing's) solid, the centre
+    ``ahead`` of its nose line (negative: behind it, over the top) and ``above`` the nose's
+    height: the face below the nose, the nose edge, the flat top behind it."""
+    if above <= 0:
+        return ahead  # the face
+    if ahead >= 0:
+        return math.hypot(ahead, above)  # the nose edge
+    return above  # the top
+
+
 def _range(x: float, v: float, a: float, span: float) -> tuple[float, float]:
     """Bounds of x + v s + a s^2 / 2 over [0, span]."""
     end = x + (v + 0.5 * a * span) * span
@@ -306,13 +317,7 @@ class _Walls:
                 if not -1e-9 <= u0 + u1 * s <= length + 1e-9:
                     continue
                 c, d = c0 + c1 * s, d0 + (d1 + d2 * s) * s
-                if d <= 0:
-                    distance = c  # the face
-                elif c >= 0:
-                    distance = math.hypot(c, d)  # the nose edge
-                else:
-                    distance = d  # the top
-                worst = max(worst, rad - distance)
+                worst = max(worst, rad - wall_distance(c, d))
         for cx, cy, r in self.knuckles:
             dx, dy = x - cx, y - cy
             if math.hypot(dx, dy) - r - reach > 0.01:
