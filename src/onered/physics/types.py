@@ -33,7 +33,7 @@ class EventKind(Enum):
     SPIN_STOP = "spin_stop"
     AIRBORNE = "airborne"  # the ball leaves the slate (a jump stroke, a bounce)
     LAND = "land"  # an airborne ball comes down on the slate (it bounces, or settles)
-    OVER = "over"  # an airborne ball comes above part of another ball: ``balls`` = (it, that)
+    OVER = "over"  # an airborne ball passes over part of another: ``balls`` = (it, that)
     OFF_TABLE = "off_table"  # the ball lands on the rail or beyond it: off the table
 
 
