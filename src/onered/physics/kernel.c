@@ -21,6 +21,11 @@
  *  - Ball-cushion: a cushion model of cushion.c (Mathavan et al. 2010 by default, Han 2005
  *    on request), in the frame of the contact; the same model is used for the jaw facings
  *    and the rounded knuckles. A rebound too slow to leave against the cloth settles.
+ *  - In the air (engine 4): the slate answers a ball driven into it (slate_bounce), a
+ *    flight is a projectile (set_air), and its events are exact roots too: landing, faces,
+ *    nose edges (quartics), knuckles, tops, a pocket's hole, 3-D ball contacts and passing
+ *    over a ball (find_static_air, pair_time_air); a ball leaves play off the table
+ *    (go_off_at) or into a pocket (go_in).
  *
  * Everything is plain IEEE double arithmetic in a fixed order, so results are
  * bit-identical from run to run (build with -ffp-contract=off, no -ffast-math).
