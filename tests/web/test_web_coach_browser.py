@@ -4,35 +4,21 @@ see the suggestions drawn and listed, in English and in Russian."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import test_web_browser as shared
 from test_web_browser import (  # the web tests' browser helpers (one copy of them)
     Page,
-    browser,  # noqa: F401 - the browser fixture
 )
 
 from web_support import Server
 
 pytestmark = pytest.mark.browser
+#: The browser pages' fixtures (a server of this module's own, the browser).
+server, browser, page = shared.server, shared.browser, shared.page
 BORDER = 0.045 + 0.08  # cushion and rail drawn around the cloth (common.js TableView)
 LENGTH, WIDTH = 3.569, 1.778
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    s = Server(tmp_path_factory.mktemp("coach") / "data")
-    s.start()
-    yield s
-    s.stop()
-
-
-@pytest.fixture
-def page(browser: Any, server: Server) -> Iterator[Page]:  # noqa: F811 - the fixture above
-    p = Page(browser, server.base)
-    yield p
-    p.close()
 
 
 def to_screen(pg: Any, p: tuple[float, float]) -> tuple[float, float]:

@@ -6,29 +6,22 @@ says it in words, in English and in Russian. The picture is saved as ``web-play-
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
+import test_web_browser as shared
 from test_web_browser import (  # the web tests' browser helpers (one copy of them)
     SHOTS,
     Page,
-    browser,  # noqa: F401 - the browser fixture
     click_table,
 )
 
 from web_support import Server, png_size
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    s = Server(tmp_path_factory.mktemp("flight") / "data")
-    s.start()
-    yield s
-    s.stop()
+#: The browser pages' fixtures (a server of this module's own, the browser).
+server, browser = shared.server, shared.browser
 
 
 def new_game(server: Server) -> tuple[str, str]:
@@ -55,7 +48,7 @@ def slide(pg: Any, selector: str, value: float, step: float) -> None:
     ],
 )
 def test_a_jump_is_drawn_dashed_and_seen_from_the_side(
-    browser: Any,  # noqa: F811 - the fixture imported above
+    browser: Any,
     server: Server,
     locale: str,
     summary: str,

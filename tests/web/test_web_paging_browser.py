@@ -5,35 +5,20 @@ latest strokes; the export is still the whole game."""
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
-from typing import Any
 
 import httpx
 import pytest
+import test_web_browser as shared
 from test_web_browser import (  # the web tests' browser helpers (one copy of them)
     Page,
-    browser,  # noqa: F401 - the browser fixture
 )
 
 from onered.web.view import LOG_PAGE
 from web_support import Server, random_game
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    s = Server(tmp_path_factory.mktemp("paging") / "data")
-    s.start()
-    yield s
-    s.stop()
-
-
-@pytest.fixture
-def page(browser: Any, server: Server) -> Iterator[Page]:  # noqa: F811 - the fixture above
-    p = Page(browser, server.base)
-    yield p
-    p.close()
+#: The browser pages' fixtures (a server of this module's own, the browser).
+server, browser, page = shared.server, shared.browser, shared.page
 
 
 def test_a_long_games_record_shows_the_latest_strokes_and_loads_earlier_ones(
