@@ -525,6 +525,7 @@ static double circle_hit(const Circle *C, double x, double y, double vx, double 
 /* ------------------------------------------------------------------ in the air */
 
 static int inside_outline(const Table *tb, double x, double y);
+static double seg_dist(const Line *L, double x, double y);
 
 /* The pocket whose neighbourhood (the box around its fall circle, facings and knuckles)
  * holds (x, y), or -1. */
@@ -1037,9 +1038,7 @@ static void go_off_at(Sim *S, int i, double t, int where) {
     if (where && p < 0) {
         double dmin = INF;
         for (int k = 0; k < N_CUSHIONS; k++) {
-            const Line *L = &tb->cushion[k];
-            double s = fmax(0, fmin(L->len, (x - L->px) * L->tx + (y - L->py) * L->ty));
-            double d = norm2(x - (L->px + s * L->tx), y - (L->py + s * L->ty));
+            double d = seg_dist(&tb->cushion[k], x, y);
             if (d < dmin) { dmin = d; c = k; }
         }
     }
