@@ -170,6 +170,61 @@ static int roots_in(const double *c, int deg, double H, double *out) {
     return n;
 }
 
+/* Whether c (degree 2..4, c(0) > 0) is certainly positive all over [0, H], so that every
+ * value poly_entry's search would compute is positive and it would find no entry: the
+ * Bernstein coefficients of c on [0, H] (subdivided at the middle, up to BERN_DEPTH times,
+ * where a piece's control polygon dips) all exceed a margin of 1e-10 of the polynomial's
+ * scale S = sum |c_k| H^k, which is far beyond the rounding of these coefficients or of
+ * any Horner evaluation on [0, H] (a few DBL_EPSILON S). A pure shortcut: whenever it
+ * answers 1, the search would have returned INF, so no result changes by a bit. */
+#define BERN_DEPTH 3
+
+static int bern_positive(const double *b, int deg, double margin, int depth) {
+    int low = 0;
+    for (int k = 0; k <= deg; k++) low |= !(b[k] > margin);
+    if (!low) return 1;
+    if (depth == 0 || !(b[0] > margin) || !(b[deg] > margin)) return 0;
+    /* de Casteljau at the middle: the left piece's coefficients, then the right's */
+    double w[5], left[5], right[5];
+    for (int k = 0; k <= deg; k++) w[k] = b[k];
+    for (int r = 0; r <= deg; r++) {
+        left[r] = w[0];
+        right[deg - r] = w[deg - r];
+        for (int k = 0; k < deg - r; k++) w[k] = 0.5 * (w[k] + w[k + 1]);
+    }
+    return bern_positive(left, deg, margin, depth - 1) &&
+           bern_positive(right, deg, margin, depth - 1);
+}
+
+static int surely_positive(const double *c, int deg, double H) {
+    if (!(H < INF) || deg < 2) return 0;
+    double a[5], b[5], S = 0, hk = 1;
+    for (int k = 0; k <= deg; k++) {
+        a[k] = c[k] * hk;
+        S += fabs(a[k]);
+        hk *= H;
+    }
+    if (!(S < INF) || !(S > 1e-250)) return 0;
+    /* b_i = sum_k binom(i, k) / binom(deg, k) a_k */
+    if (deg == 4) {
+        b[0] = a[0];
+        b[1] = a[0] + 0.25 * a[1];
+        b[2] = a[0] + 0.5 * a[1] + (1.0 / 6) * a[2];
+        b[3] = a[0] + 0.75 * a[1] + 0.5 * a[2] + 0.25 * a[3];
+        b[4] = a[0] + a[1] + a[2] + a[3] + a[4];
+    } else if (deg == 3) {
+        b[0] = a[0];
+        b[1] = a[0] + (1.0 / 3) * a[1];
+        b[2] = a[0] + (2.0 / 3) * a[1] + (1.0 / 3) * a[2];
+        b[3] = a[0] + a[1] + a[2] + a[3];
+    } else {
+        b[0] = a[0];
+        b[1] = a[0] + 0.5 * a[1];
+        b[2] = a[0] + a[1] + a[2];
+    }
+    return bern_positive(b, deg, 1e-10 * S, BERN_DEPTH);
+}
+
 /* First tau in [0, H] at which c(tau) (degree <= 4) enters c <= 0 from above, or 0 if
  * c(0) <= 0 and c decreases at once. INF if none. */
 static double poly_entry(const double *c, int deg, double H) {
@@ -182,6 +237,7 @@ static double poly_entry(const double *c, int deg, double H) {
             }
     }
     if (deg == 0) return INF;
+    if (c[0] > 0 && surely_positive(c, deg, H)) return INF;
     double dc[4];
     for (int k = 0; k < deg; k++) dc[k] = (k + 1) * c[k + 1];
     double knots[5];
