@@ -787,3 +787,55 @@ def test_elevated_strokes_of_every_kind_give_jumps_and_balls_off_the_table_the_r
         f"{strokes} strokes: {jumped} jumps, {off} with balls off the table "
         f"(the red {red_off}, the cue ball {cue_off})"
     )
+
+
+# --- the batch form (onered.physics.batch) ---------------------------------------------------
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), from_hand=st.booleans())
+def test_batch_strokes_equal_the_compact_reading(seed: int, from_hand: bool) -> None:
+    """The seam: the batch's arrays read into the same referee strokes as the compact event
+    logs of the same strikes, from hand (the placement and ``bad_from_hand``) or not, half
+    of them elevated (jumps and balls off the table)."""
+    import numpy as np
+
+    from onered.bridge import batch_strokes, compact_stroke
+    from onered.physics import Params, simulate_compact, strike_to_launch
+    from onered.physics.batch import simulate_many
+    from onered.physics.types import Strike
+
+    rng = random.Random(seed)
+    balls = {
+        "white": (rng.uniform(0.6, 1.2), rng.uniform(0.45, 0.7) if from_hand else 1.5),
+        "yellow": (rng.uniform(0.2, 1.6), rng.uniform(0.3, 2.4)),
+        "red": (rng.uniform(0.2, 1.6), rng.uniform(2.6, 3.3)),
+    }
+    if math.dist(balls["white"], balls["yellow"]) < 0.06:
+        balls["yellow"] = (balls["yellow"][0], 1.2)
+    params = Params()
+    strikes = [
+        Strike(
+            rng.uniform(0.3, 7.0),
+            rng.uniform(0, 360),
+            rng.uniform(-0.4, 0.4),
+            rng.uniform(-0.5, 0.5),
+            rng.uniform(0, 80) if rng.random() < 0.5 else 0.0,
+        )
+        for _ in range(16)
+    ]
+    ids = ("red", "white", "yellow")
+    shots = simulate_many(
+        [balls[b] for b in ids],
+        "white",
+        strikes=np.array([[s.speed, s.aim, s.side, s.height, s.elevation] for s in strikes]),
+    )
+    placed = balls["white"] if from_hand else None
+    got = batch_strokes(shots, placed=[placed] * len(strikes), before=[balls] * len(strikes))
+    compact = simulate_compact(
+        balls, "white", [strike_to_launch(s, params) for s in strikes], params
+    )
+    for stroke, shot in zip(got, compact.shots, strict=True):
+        assert stroke == compact_stroke(
+            shot, compact.ball_ids, "white", placed=placed, before=balls
+        )

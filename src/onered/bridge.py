@@ -51,13 +51,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from onered import rules
 from onered.physics import DIRECTIONS, EVENT_KINDS, CompactShot
-from onered.physics.types import Event, EventKind, ShotResult, Vec2, position_at
+from onered.physics.types import CROSSED_IN, Event, EventKind, Fate, ShotResult, Vec2, position_at
 from onered.table import BAULK_Y, in_baulk
 from onered.table import touching as balls_touching
+
+if TYPE_CHECKING:
+    from onered.physics.batch import Shots
 
 #: ``first_hit`` value when the cue ball touches both object balls at the same instant.
 BOTH: str = rules.BOTH.value
@@ -85,6 +88,10 @@ _C_IN = DIRECTIONS.index("in")
 _C_OUT = DIRECTIONS.index("out")
 _C_CUSHION = EVENT_KINDS.index(EventKind.CUSHION)
 _CUSHION = EventKind.CUSHION
+_INF = float("inf")
+#: A ball's fate in a batch (``onered.physics.batch.Fate``) as plain integers.
+_POCKETED_FATE = int(Fate.POCKETED)
+_OFF_FATE = int(Fate.OFF_TABLE)
 #: The caller's fouls of a stroke: none, a stroke from hand not played out of baulk, a jump.
 _NO_FOULS: frozenset[rules.FoulCode] = frozenset()
 _BAD_FROM_HAND = frozenset({rules.FoulCode.BAD_FROM_HAND})
@@ -376,6 +383,72 @@ def compact_outcome(shot: CompactShot, ids: Sequence[str], cue: str) -> Outcome:
         positions={b.value: p for b, p in positions.items()},
         fouls=tuple(code.value for code in rules.FoulCode if code in stroke.fouls),
     )
+
+
+def batch_strokes(
+    shots: Shots,
+    *,
+    placed: Sequence[Vec2 | None] | None = None,
+    before: Sequence[Mapping[str, Vec2] | None] | None = None,
+) -> list[rules.Stroke]:
+    """The referee's strokes for the shots of ``onered.physics.batch.simulate_many``, each
+    equal to :func:`compact_stroke` of the same shot (a property test holds them equal):
+    ``placed`` and ``before`` per shot (or ``None``) for strokes from hand. Read from the
+    batch's arrays, converted to plain lists once for all shots; a shot's event log is read
+    only where the arrays cannot answer: the cue ball came above a ball in the air (a jump,
+    :func:`jump_compact`) or a stroke from hand (:func:`bad_from_hand_compact`)."""
+    ids = shots.ball_ids
+    balls = _balls_of(ids)
+    n = len(ids)
+    cues = shots.cue.tolist()
+    contact = shots.contact.tolist()
+    fate = shots.fate.tolist()
+    gone = shots.gone.tolist()
+    crossed = shots.crossed.tolist()
+    overs = shots.overs.tolist()
+    rest_rows = shots.rest.tolist()
+    strokes = []
+    for k, ci in enumerate(cues):
+        fouls = _NO_FOULS
+        rest: list[Vec2 | None] = [
+            None if fate[k][i] else (rest_rows[k][i][0], rest_rows[k][i][1]) for i in range(n)
+        ]
+        hand = placed[k] if placed is not None else None
+        if hand is not None:
+            seen = before[k] if before is not None else None
+            if seen is None:
+                raise ValueError(
+                    "batch_strokes: a stroke from hand is read with the balls before it"
+                )
+            if bad_from_hand_compact(shots.events(k), rest, ids, ids[ci], seen):
+                fouls = _BAD_FROM_HAND
+        if overs[k][ci] and jump_compact(shots.events(k), ci):
+            fouls = fouls | _JUMP
+        times = contact[k]
+        contacts = sorted((t, i) for i, t in enumerate(times) if t != _INF)
+        hits: list[tuple[float, rules.Ball | rules.Both]] = [(t, balls[i]) for t, i in contacts]
+        ends = fate[k]
+        gone_k = gone[k]
+        fell = sorted((gone_k[i], i) for i in range(n) if ends[i] == _POCKETED_FATE)
+        flew = sorted((gone_k[i], i) for i in range(n) if ends[i] == _OFF_FATE)
+        at = rest[ci]
+        strokes.append(
+            rules.Stroke(
+                placed=hand,
+                fouls=fouls,
+                first_hit=_first_hit(hits, rules.BOTH),
+                cannon=len(contacts) >= 2,
+                potted=tuple(balls[i] for _, i in fell),
+                off_table=tuple(balls[i] for _, i in flew),
+                crossed_baulk=bool(crossed[k][ci] & CROSSED_IN) and at is not None and in_baulk(at),
+                touching=at is not None
+                and any(
+                    balls_touching(at, p) for i, p in enumerate(rest) if i != ci and p is not None
+                ),
+                positions={balls[i]: p for i, p in enumerate(rest) if p is not None},
+            )
+        )
+    return strokes
 
 
 _BALLS_OF: dict[tuple[str, ...], tuple[rules.Ball, ...]] = {}

@@ -7,7 +7,9 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
+#include <math.h>
 
 #include "kernel.h"
 
@@ -620,6 +622,228 @@ done:
     return out;
 }
 
+/* ------------------------------------------------------------------ many positions */
+
+/* A buffer of the batch entry: C-contiguous, items of `size` bytes of kind 'f' (float),
+ * 'i' (signed) or 'u' (unsigned), exactly `len` items; writable when asked. */
+static int take_buffer(PyObject *o, Py_buffer *v, char kind, Py_ssize_t size, Py_ssize_t len,
+                       int writable, const char *what) {
+    if (PyObject_GetBuffer(o, v, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT |
+                                     (writable ? PyBUF_WRITABLE : 0)) < 0)
+        return -1;
+    const char *f = v->format ? v->format : "B";
+    if (*f == '@' || *f == '=' || *f == '<') f++;
+    char c = *f;
+    char k = c == 'd' || c == 'f' ? 'f' : strchr("bhilq", c) ? 'i' : strchr("BHILQ?", c) ? 'u' : 0;
+    if (k != kind || v->itemsize != size || v->len != len * size || f[1] != 0) {
+        PyErr_Format(PyExc_ValueError, "%s: expected %zd items of %zd bytes ('%c'), got %zd bytes "
+                     "of format '%s'", what, len, size, kind, v->len, v->format ? v->format : "B");
+        PyBuffer_Release(v);
+        v->obj = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+/* What a shot of the batch tells without its event log: the struck ball's first contact
+ * with each ball, each ball's fate and the event that decided it, its baulk-line crossings,
+ * cushion contacts, flights and the times it came above another ball in the air. */
+typedef struct {
+    int8_t *status, *fate, *pocket;
+    double *duration, *rest, *contact;
+    int32_t *gone, *n_events, *cushions;
+    uint8_t *crossed;
+    int16_t *flights, *overs;
+} Summary;
+
+enum { FATE_ON_TABLE, FATE_POCKETED, FATE_OFF_TABLE };
+
+static void summarise(const Summary *O, Py_ssize_t k, int n, int cue, const Ball *balls,
+                      const double *ev, Py_ssize_t nev, int status, double duration) {
+    const Py_ssize_t b0 = k * n;
+    O->status[k] = (int8_t)status;
+    O->duration[k] = duration;
+    O->n_events[k] = (int32_t)nev;
+    for (int i = 0; i < n; i++) {
+        const Ball *b = &balls[i];
+        int fate = b->state == ST_POCKETED ? FATE_POCKETED : b->state == ST_OFF ? FATE_OFF_TABLE
+                                                                                : FATE_ON_TABLE;
+        O->fate[b0 + i] = (int8_t)fate;
+        O->rest[2 * (b0 + i)] = fate == FATE_ON_TABLE ? b->x : NAN;
+        O->rest[2 * (b0 + i) + 1] = fate == FATE_ON_TABLE ? b->y : NAN;
+        O->pocket[b0 + i] = -1;
+        O->gone[b0 + i] = -1;
+        O->contact[b0 + i] = INFINITY;
+        O->crossed[b0 + i] = 0;
+        O->cushions[b0 + i] = 0;
+        O->flights[b0 + i] = 0;
+        O->overs[b0 + i] = 0;
+    }
+    for (Py_ssize_t e = 0; e < nev; e++) {
+        const double *q = ev + 7 * e;
+        const int kind = (int)q[1], a = (int)q[2], b = (int)q[3];
+        switch (kind) {
+            case EV_BALL_BALL:
+                if (a == cue && O->contact[b0 + b] == INFINITY) O->contact[b0 + b] = q[0];
+                if (b == cue && O->contact[b0 + a] == INFINITY) O->contact[b0 + a] = q[0];
+                break;
+            case EV_CUSHION: O->cushions[b0 + a]++; break;
+            case EV_POCKET:
+                O->pocket[b0 + a] = (int8_t)q[5];
+                O->gone[b0 + a] = (int32_t)e;
+                break;
+            case EV_OFF_TABLE:
+                if (O->gone[b0 + a] < 0) O->gone[b0 + a] = (int32_t)e;
+                break;
+            case EV_BAULK: O->crossed[b0 + a] |= (uint8_t)(q[6] == 1 ? 1 : 2); break;
+            case EV_AIRBORNE: O->flights[b0 + a]++; break;
+            case EV_OVER: O->overs[b0 + a]++; break;
+            default: break;
+        }
+    }
+}
+
+/* run_many(positions, n, cue, launches, at, outputs, keep_events): see _engine.pyi. */
+static PyObject *Context_run_many(ContextObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (check_ready(self)) return NULL;
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError, "run_many: 7 arguments");
+        return NULL;
+    }
+    const long n = PyLong_AsLong(args[1]);
+    if (n == -1 && PyErr_Occurred()) return NULL;
+    PyObject *outs = args[5];
+    const int keep = PyObject_IsTrue(args[6]);
+    if (keep < 0) return NULL;
+    if (n < 1 || n > 64 || !PyTuple_Check(outs) || PyTuple_GET_SIZE(outs) != 14) {
+        PyErr_SetString(PyExc_ValueError, "run_many: 1 to 64 balls and 14 outputs");
+        return NULL;
+    }
+    Py_buffer v[19];
+    int nv = 0, rc = -1;
+    for (int k = 0; k < 19; k++) v[k].obj = NULL;
+    PyObject *events = NULL;
+    /* inputs: the sizes follow from the buffers' lengths */
+    if (PyObject_GetBuffer(args[0], &v[0], PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    nv = 1;
+    const Py_ssize_t npos = v[0].len / (Py_ssize_t)(sizeof(double) * 2 * (size_t)n);
+    PyBuffer_Release(&v[0]);
+    if (PyObject_GetBuffer(args[3], &v[0], PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    const Py_ssize_t N = v[0].len / (Py_ssize_t)(sizeof(double) * LAUNCH_SIZE);
+    PyBuffer_Release(&v[0]);
+    nv = 0;
+    struct { PyObject *o; char kind; Py_ssize_t size, len; int w; const char *what; } spec[19] = {
+        {args[0], 'f', 8, npos * n * 2, 0, "positions"},
+        {args[2], 'i', 4, npos, 0, "cue"},
+        {args[3], 'f', 8, N * LAUNCH_SIZE, 0, "launches"},
+        {args[4], 'i', 4, N, 0, "at"},
+        {PyTuple_GET_ITEM(outs, 0), 'i', 1, N, 1, "status"},
+        {PyTuple_GET_ITEM(outs, 1), 'f', 8, N, 1, "duration"},
+        {PyTuple_GET_ITEM(outs, 2), 'f', 8, N * n * 2, 1, "rest"},
+        {PyTuple_GET_ITEM(outs, 3), 'i', 1, N * n, 1, "fate"},
+        {PyTuple_GET_ITEM(outs, 4), 'i', 1, N * n, 1, "pocket"},
+        {PyTuple_GET_ITEM(outs, 5), 'i', 4, N * n, 1, "gone"},
+        {PyTuple_GET_ITEM(outs, 6), 'f', 8, N * n, 1, "contact"},
+        {PyTuple_GET_ITEM(outs, 7), 'u', 1, N * n, 1, "crossed"},
+        {PyTuple_GET_ITEM(outs, 8), 'i', 4, N * n, 1, "cushions"},
+        {PyTuple_GET_ITEM(outs, 9), 'i', 2, N * n, 1, "flights"},
+        {PyTuple_GET_ITEM(outs, 10), 'i', 2, N * n, 1, "overs"},
+        {PyTuple_GET_ITEM(outs, 11), 'i', 4, N, 1, "n_events"},
+        {PyTuple_GET_ITEM(outs, 12), 'i', 8, N, 1, "event_end"},
+        {PyTuple_GET_ITEM(outs, 13), 'i', 4, 4, 1, "problem"},
+        {NULL, 0, 0, 0, 0, NULL}};
+    for (; nv < 18; nv++)
+        if (take_buffer(spec[nv].o, &v[nv], spec[nv].kind, spec[nv].size, spec[nv].len,
+                        spec[nv].w, spec[nv].what))
+            goto done;
+    const double *pos = (const double *)v[0].buf, *lau = (const double *)v[2].buf;
+    const int32_t *cue = (const int32_t *)v[1].buf, *at = (const int32_t *)v[3].buf;
+    Summary O = {(int8_t *)v[4].buf, (int8_t *)v[7].buf, (int8_t *)v[8].buf,
+                 (double *)v[5].buf, (double *)v[6].buf, (double *)v[10].buf,
+                 (int32_t *)v[9].buf, (int32_t *)v[15].buf, (int32_t *)v[12].buf,
+                 (uint8_t *)v[11].buf, (int16_t *)v[13].buf, (int16_t *)v[14].buf};
+    int64_t *ev_end = (int64_t *)v[16].buf;
+    int32_t *problem = (int32_t *)v[17].buf;
+    for (Py_ssize_t p = 0; p < npos; p++)
+        if (cue[p] < 0 || cue[p] >= n) {
+            PyErr_Format(PyExc_ValueError, "cue[%zd]: not a ball of the position", p);
+            goto done;
+        }
+    for (Py_ssize_t k = 0; k < N; k++)
+        if (at[k] < 0 || at[k] >= npos) {
+            PyErr_Format(PyExc_ValueError, "at[%zd]: not a position", k);
+            goto done;
+        }
+    Ball *balls = (Ball *)malloc((size_t)n * sizeof(Ball));
+    Cand *stat = (Cand *)malloc((size_t)n * sizeof(Cand));
+    double *baulk = (double *)malloc((size_t)n * sizeof(double));
+    double *pair = (double *)malloc((size_t)(n * n) * sizeof(double));
+    int *pkind = (int *)calloc((size_t)(n * n), sizeof(int));
+    unsigned char *over = (unsigned char *)calloc((size_t)(n * n), 1);
+    Buf ev = {NULL, 0, 0};
+    int failed = 0;
+    if (!balls || !stat || !baulk || !pair || !pkind || !over) {
+        failed = -1;
+    } else {
+        Sim S = {&self->tb, (int)n, balls, stat, baulk, pair, pkind, over, &ev, NULL, 0};
+        Py_BEGIN_ALLOW_THREADS
+        problem[0] = -1;
+        /* every position is checked before any shot runs */
+        for (Py_ssize_t p = 0; p < npos; p++) {
+            ptrdiff_t i = -1, j = -1;
+            int code = kernel_check_positions(&self->tb, pos + 2 * n * p, n, &i, &j);
+            if (code != PLACE_OK) {
+                problem[0] = (int32_t)p;
+                problem[1] = code;
+                problem[2] = (int32_t)i;
+                problem[3] = (int32_t)j;
+                failed = 1;
+                break;
+            }
+        }
+        Py_ssize_t e0 = 0;
+        for (Py_ssize_t k = 0; !failed && k < N; k++) {
+            const Py_ssize_t p = at[k];
+            double duration = 0;
+            if (!keep) ev.n = 0;
+            int status = kernel_run_shot(&S, pos + 2 * n * p, cue[p], lau + LAUNCH_SIZE * k,
+                                         &duration);
+            if (status < 0) { failed = -1; break; }
+            const Py_ssize_t e1 = ev.n / 7;
+            summarise(&O, k, (int)n, cue[p], balls, ev.d ? ev.d + 7 * e0 : NULL, e1 - e0, status,
+                      duration);
+            ev_end[k] = keep ? e1 : 0;
+            if (keep) e0 = e1;
+        }
+        Py_END_ALLOW_THREADS
+    }
+    free(balls);
+    free(stat);
+    free(baulk);
+    free(pair);
+    free(pkind);
+    free(over);
+    if (failed < 0) {
+        free(ev.d);
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (keep && !failed) {
+        events = PyBytes_FromStringAndSize(ev.d ? (const char *)ev.d : "",
+                                           (Py_ssize_t)(ev.n * (ptrdiff_t)sizeof(double)));
+    } else {
+        events = Py_None;
+        Py_INCREF(events);
+    }
+    free(ev.d);
+    if (events) rc = 0;
+done:
+    for (int k = 0; k < nv; k++)
+        if (v[k].obj) PyBuffer_Release(&v[k]);
+    if (rc) Py_CLEAR(events);
+    return events;
+}
+
 static PyMethodDef Context_methods[] = {
     {"validate", (PyCFunction)Context_validate, METH_O,
      "validate(positions) -> None or (code, index, other): why balls may not lie there."},
@@ -627,6 +851,8 @@ static PyMethodDef Context_methods[] = {
      "simulate(positions, cue, launches, paths) -> list of raw shot results."},
     {"results", (PyCFunction)(void (*)(void))Context_results, METH_VARARGS | METH_KEYWORDS,
      "results(positions, cue, launches, paths, names, order) -> list of ShotResult or None."},
+    {"run_many", (PyCFunction)(void (*)(void))Context_run_many, METH_FASTCALL,
+     "run_many(positions, n, cue, launches, at, outputs, keep_events) -> events or None."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -662,9 +888,87 @@ static PyObject *engine_first_entry(PyObject *mod, PyObject *args) {
     return PyFloat_FromDouble(kernel_first_entry(c, (int)n - 1, H));
 }
 
+/* ------------------------------------------------------------------ strikes */
+
+/* The cue ball's launch (vx, vy, wx, wy, wz, vz) from a strike (speed, aim, side, height,
+ * elevation): onered.physics.cue.strike_to_launch's arithmetic, the one place it is done
+ * (the operations in Python's order, libm's functions as Python's math module calls them,
+ * math.radians's x * (pi / 180)). The strike is checked by the caller. */
+static void strike_launch(const double *s, double R, double m, double cue_end_mass,
+                          double *out) {
+    static const double deg = 3.14159265358979323846 / 180.0;
+    const double phi = s[1] * deg, theta = s[4] * deg;
+    const double a = s[2], b = s[3], v = s[0];
+    const double cp = cos(phi), sp = sin(phi), ct = cos(theta), st = sin(theta);
+    const double k = 5 * v / (2 * R);
+    out[2] = k * (a * (cp * st) - b * sp);
+    out[3] = k * (a * (sp * st) - b * -cp);
+    out[4] = k * (a * ct - b * 0.0);
+    double squirt = 0.0;
+    if (!(cue_end_mass == 0 || a == 0)) {
+        const double rest = 1 - a * a;
+        squirt = atan2(2.5 * a * sqrt(rest), 1 + m / cue_end_mass + 2.5 * rest);
+    }
+    const double direction = phi + squirt, horizontal = v * ct;
+    out[0] = horizontal * cos(direction);
+    out[1] = horizontal * sin(direction);
+    out[5] = -v * st;
+}
+
+/* launch_of(speed, aim, side, height, elevation, R, m, cue_end_mass) -> 6 floats */
+static PyObject *engine_launch_of(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 8) {
+        PyErr_SetString(PyExc_TypeError, "launch_of: 8 numbers");
+        return NULL;
+    }
+    double in[8], out[6];
+    for (int k = 0; k < 8; k++) {
+        in[k] = PyFloat_AsDouble(args[k]);
+        if (in[k] == -1.0 && PyErr_Occurred()) return NULL;
+    }
+    strike_launch(in, in[5], in[6], in[7], out);
+    PyObject *items[6];
+    for (int k = 0; k < 6; k++) items[k] = PyFloat_FromDouble(out[k]);
+    return tuple_of(items, 6);
+}
+
+/* launches_of(strikes, out, R, m, cue_end_mass): 5 doubles a strike in, 6 a launch out. */
+static PyObject *engine_launches_of(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "launches_of: strikes, out, R, m, cue_end_mass");
+        return NULL;
+    }
+    double c[3];
+    for (int k = 0; k < 3; k++) {
+        c[k] = PyFloat_AsDouble(args[2 + k]);
+        if (c[k] == -1.0 && PyErr_Occurred()) return NULL;
+    }
+    Py_buffer in, out;
+    if (PyObject_GetBuffer(args[0], &in, PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    const Py_ssize_t n = in.len / (Py_ssize_t)(5 * sizeof(double));
+    PyBuffer_Release(&in);
+    if (take_buffer(args[0], &in, 'f', 8, 5 * n, 0, "strikes")) return NULL;
+    if (take_buffer(args[1], &out, 'f', 8, 6 * n, 1, "out")) {
+        PyBuffer_Release(&in);
+        return NULL;
+    }
+    const double *s = (const double *)in.buf;
+    double *o = (double *)out.buf;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t k = 0; k < n; k++) strike_launch(s + 5 * k, c[0], c[1], c[2], o + 6 * k);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&in);
+    PyBuffer_Release(&out);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef engine_methods[] = {
     {"first_entry", engine_first_entry, METH_VARARGS,
      "first_entry(coefficients, horizon) -> first t in [0, horizon] entering p(t) <= 0."},
+    {"launch_of", (PyCFunction)(void (*)(void))engine_launch_of, METH_FASTCALL,
+     "launch_of(speed, aim, side, height, elevation, R, m, cue_end_mass) -> launch numbers."},
+    {"launches_of", (PyCFunction)(void (*)(void))engine_launches_of, METH_FASTCALL,
+     "launches_of(strikes, out, R, m, cue_end_mass): strikes (5 a row) to launches (6 a row)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -49,6 +49,26 @@ class Context:
         names: tuple[str, ...],
         order: Sequence[int],
     ) -> list[ShotResult | None]: ...
+    def run_many(
+        self,
+        positions: object,
+        n: int,
+        cue: object,
+        launches: object,
+        at: object,
+        outputs: tuple[object, ...],
+        keep_events: bool,
+        /,
+    ) -> bytes | None:
+        """Run shot k from position at[k] (positions: float64, positions x n x 2; cue:
+        int32 per position; launches: float64, shots x 6; at: int32 per shot) with the GIL
+        released, writing into outputs (buffers, in order: status int8, duration float64,
+        rest float64 x n x 2, fate int8 x n, pocket int8 x n, gone int32 x n, contact
+        float64 x n, crossed uint8 x n, cushions int32 x n, flights int16 x n, overs int16
+        x n, n_events int32, event_end int64, problem int32 x 4). Every position is checked
+        first: problem = (position, PLACE_* code, ball, other) of the first that may not
+        stand, and no shot runs. Returns the shots' event logs (7 doubles an event) when
+        keep_events, else None."""
 
 PLACE_OK: int
 PLACE_OFF_TABLE: int
@@ -63,3 +83,19 @@ def first_entry(coefficients: Sequence[float], horizon: float) -> float:
     """The first t in [0, horizon] where c0 + c1 t + ... enters <= 0 from above (0 if it is
     <= 0 and decreasing at t = 0), else inf; quadratics in closed form, else by exact root
     isolation."""
+
+def launch_of(
+    speed: float,
+    aim: float,
+    side: float,
+    height: float,
+    elevation: float,
+    radius: float,
+    m: float,
+    cue_end_mass: float,
+    /,
+) -> tuple[float, float, float, float, float, float]:
+    """The launch (vx, vy, wx, wy, wz, vz) of a checked strike (``strike_to_launch``)."""
+
+def launches_of(strikes: object, out: object, radius: float, m: float, cue_end_mass: float, /) -> None:
+    """Launches (float64, 6 a row) into out for checked strikes (float64, 5 a row)."""

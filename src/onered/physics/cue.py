@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 
+from onered.physics._engine import launch_of
 from onered.physics.errors import PhysicsInputError
 from onered.physics.params import Params
 from onered.physics.types import Launch, Strike
@@ -100,28 +101,29 @@ def squirt_angle(side: float, params: Params) -> float:
 def strike_to_launch(strike: Strike, params: Params) -> Launch:
     """The cue ball's velocity and angular velocity just after the strike.
 
+    With ``phi`` the aim and ``theta`` the elevation, the tip ``a`` (side) and ``b``
+    (height) off the centre in units of R: the spin is ``5 v / (2R) (a e_u - b e_r)``
+    (``e_r`` to the right of the aim, ``e_u`` along the cue's up direction), the ball
+    leaves at ``v cos(theta)`` along ``phi`` turned by :func:`squirt_angle`, and is driven
+    into the slate at ``v sin(theta)``. The arithmetic is done by the C engine
+    (``_engine.launch_of``), the one place it lives, so that a batch of strikes
+    (``onered.physics.batch``) gives the same launches bit for bit.
+
     Raises :class:`PhysicsInputError` for a speed outside (0, 10] m/s, a tip offset beyond
     0.8 R, an elevation outside [0, 90] degrees, or a non-finite number.
     """
     _check_strike(strike)
-    phi = math.radians(strike.aim)
-    theta = math.radians(strike.elevation)
-    a, b, v = strike.side, strike.height, strike.speed
-    cp, sp = math.cos(phi), math.sin(phi)
-    ct, st = math.cos(theta), math.sin(theta)
-    e_r = (sp, -cp, 0.0)
-    e_u = (cp * st, sp * st, ct)
-    k = 5 * v / (2 * params.R)
-    w = (
-        k * (a * e_u[0] - b * e_r[0]),
-        k * (a * e_u[1] - b * e_r[1]),
-        k * (a * e_u[2] - b * e_r[2]),
+    vx, vy, wx, wy, wz, vz = launch_of(
+        strike.speed,
+        strike.aim,
+        strike.side,
+        strike.height,
+        strike.elevation,
+        params.R,
+        params.m,
+        params.cue_end_mass,
     )
-    direction = phi + squirt_angle(a, params)
-    horizontal = v * ct
-    return Launch(
-        (horizontal * math.cos(direction), horizontal * math.sin(direction)), w, -v * st
-    )
+    return Launch((vx, vy), (wx, wy, wz), vz)
 
 
 def cue_speed(strike: Strike, params: Params) -> float:

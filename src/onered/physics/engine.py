@@ -291,9 +291,7 @@ def _vector(value: object, size: int, what: str) -> tuple[float, ...]:
     return tuple(_number(x, f"{what}[{k}]") for k, x in enumerate(value))
 
 
-def _table_and_params(
-    params: Params | None, table: TableSpec | None
-) -> tuple[Params, TableSpec]:
+def _table_and_params(params: Params | None, table: TableSpec | None) -> tuple[Params, TableSpec]:
     params = _DEFAULT_PARAMS if params is None else params
     table = _DEFAULT_TABLE if table is None else table
     if not isinstance(params, Params):
@@ -317,23 +315,30 @@ def _positions(balls: Mapping[str, tuple[float, float]]) -> tuple[tuple[str, ...
     return ids, flat
 
 
+def placement_error(
+    code: int, ids: Sequence[str], flat: Sequence[float], i: int, j: int, prefix: str = ""
+) -> PhysicsInputError:
+    """The error for ball ``i`` of ``ids`` (centres ``flat``: x, y per ball) that may not
+    stand where it is (``code``, a :class:`Placement`; ``j`` the pocket, cushion or ball in
+    the way), one wording for every entry point."""
+    name = ids[i]
+    where = f"{prefix}balls[{name!r}] at ({flat[2 * i]:.6g}, {flat[2 * i + 1]:.6g})"
+    if code == Placement.OFF_TABLE:
+        return PhysicsInputError(f"{where} is off the table")
+    if code == Placement.OVER_POCKET:
+        return PhysicsInputError(f"{where} is over the {_table.POCKET_NAMES[j]} pocket")
+    if code == Placement.CUSHION:
+        return PhysicsInputError(f"{where} overlaps the {_table.CUSHION_NAMES[j]} cushion")
+    if code == Placement.JAW:
+        return PhysicsInputError(f"{where} overlaps a jaw of the {_table.POCKET_NAMES[j]} pocket")
+    return PhysicsInputError(f"{where} overlaps balls[{ids[j]!r}]")
+
+
 def _check_placement(ctx: Context, ids: tuple[str, ...], flat: Sequence[float]) -> None:
     """Raise :class:`PhysicsInputError` naming the first ball that may not stand where it is."""
     problem = ctx.validate(flat)
-    if problem is None:
-        return
-    code, i, j = problem
-    name = ids[i]
-    where = f"balls[{name!r}] at ({flat[2 * i]:.6g}, {flat[2 * i + 1]:.6g})"
-    if code == Placement.OFF_TABLE:
-        raise PhysicsInputError(f"{where} is off the table")
-    if code == Placement.OVER_POCKET:
-        raise PhysicsInputError(f"{where} is over the {_table.POCKET_NAMES[j]} pocket")
-    if code == Placement.CUSHION:
-        raise PhysicsInputError(f"{where} overlaps the {_table.CUSHION_NAMES[j]} cushion")
-    if code == Placement.JAW:
-        raise PhysicsInputError(f"{where} overlaps a jaw of the {_table.POCKET_NAMES[j]} pocket")
-    raise PhysicsInputError(f"{where} overlaps balls[{ids[j]!r}]")
+    if problem is not None:
+        raise placement_error(*problem[:1], ids, flat, *problem[1:])
 
 
 def check_position(

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import Enum, IntEnum
 from typing import Any
 
 Vec2 = tuple[float, float]
@@ -35,6 +35,20 @@ class EventKind(Enum):
     LAND = "land"  # an airborne ball comes down on the slate (it bounces, or settles)
     OVER = "over"  # an airborne ball passes over part of another: ``balls`` = (it, that)
     OFF_TABLE = "off_table"  # the ball lands on the rail or beyond it: off the table
+
+
+class Fate(IntEnum):
+    """Where a ball ended a shot (the codes of ``onered.physics.batch.Shots.fate``)."""
+
+    ON_TABLE = 0
+    POCKETED = 1
+    OFF_TABLE = 2
+
+
+#: Bits of ``onered.physics.batch.Shots.crossed``: the ball's centre crossed the baulk
+#: line into baulk (towards the bottom cushion), out of it.
+CROSSED_IN = 1
+CROSSED_OUT = 2
 
 
 @dataclass(frozen=True, slots=True)
