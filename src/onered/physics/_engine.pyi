@@ -97,5 +97,7 @@ def launch_of(
 ) -> tuple[float, float, float, float, float, float]:
     """The launch (vx, vy, wx, wy, wz, vz) of a checked strike (``strike_to_launch``)."""
 
-def launches_of(strikes: object, out: object, radius: float, m: float, cue_end_mass: float, /) -> None:
+def launches_of(
+    strikes: object, out: object, radius: float, m: float, cue_end_mass: float, /
+) -> None:
     """Launches (float64, 6 a row) into out for checked strikes (float64, 5 a row)."""
