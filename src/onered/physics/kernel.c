@@ -261,13 +261,19 @@ static void poly_shift(const double *c, int deg, double s, double *out) {
         for (int j = deg - 1; j >= i; j--) out[j] += s * out[j + 1];
 }
 
-/* The same for a quadratic c0 + c1 tau + c2 tau^2, in closed form. */
+/* The same for a quadratic c0 + c1 tau + c2 tau^2, in closed form. (A shortcut first, as
+ * in surely_positive: when the Bernstein coefficients on [0, H] all exceed 1e-10 of the
+ * scale S, any root the formula could give lies beyond H, so the answer is INF anyway.) */
 static double quad_entry(double c0, double c1, double c2, double H) {
     if (c0 <= 0) {
         if (c1 < 0 || (c1 == 0 && c2 < 0)) return 0.0;
         if (!(c2 < 0)) return INF;
     } else if (c1 >= 0 && c2 >= 0) {
         return INF;
+    } else if (H < INF) {
+        double a1 = c1 * H, a2 = c2 * H * H;
+        double margin = 1e-10 * (c0 + fabs(a1) + fabs(a2));
+        if (c0 > margin && c0 + 0.5 * a1 > margin && c0 + a1 + a2 > margin) return INF;
     }
     if (c2 == 0) {
         double r = -c0 / c1;
