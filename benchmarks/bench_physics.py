@@ -21,12 +21,15 @@ speeds 0.5-6 m/s; random tip offsets within 0.6 R. Prints, for aimed and random 
   package's source for now) and timed in alternating subprocesses in the same run; the
   results must be identical, the ratio is now / before, with the load average.
 
-The baseline is pooltool 0.3.3 as measured once on the development machine (3.2 ms a
-random and 7.7 ms an aimed 3-ball shot, ~12 events; plus 50 s of numba compilation on
-first use); ratios are against those figures.
+The baseline is pooltool 0.3.3 measured in the same run (``pooltool_baseline.py``: its own
+virtual environment, made once; the CPU time of ``pt.simulate`` on the first
+``--pooltool-shots`` of the same aimed and random shots, best of ``--repeats``, numba's
+warm-up untimed and reported apart); its row and the "vs pooltool" column give each entry
+point against it. ``--no-pooltool`` falls back to the figures stored from one earlier
+measurement (3.2 ms a random and 7.7 ms an aimed 3-ball shot), saying so.
 
-Usage: ``python benchmarks/bench_physics.py [--positions N] [--seed S] [--before COMMIT]``
-(``--before ''`` skips the comparison)
+Usage: ``python benchmarks/bench_physics.py [--positions N] [--seed S] [--before COMMIT]
+[--pooltool-shots N | --no-pooltool]`` (``--before ''`` skips the comparison)
 """
 
 from __future__ import annotations
@@ -64,9 +67,15 @@ from onered.physics import (
 from onered.physics.params import LEGACY_DEFAULTS
 from onered.table import LENGTH, WIDTH
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from pooltool_baseline import BaselineShot, PooltoolUnavailableError, pooltool_seconds
+
 _CUSHION = EVENT_KINDS.index(EventKind.CUSHION)
 
-POOLTOOL_SECONDS = {"aimed": 7.7e-3, "random": 3.2e-3}
+#: pooltool 0.3.3 per shot as measured once on the development machine: the baseline only
+#: with ``--no-pooltool`` (otherwise it is measured in the same run).
+STORED_POOLTOOL_SECONDS = {"aimed": 7.7e-3, "random": 3.2e-3}
 STROKES_PER_POSITION = 10
 
 Position = dict[str, tuple[float, float]]
@@ -257,6 +266,14 @@ def main() -> None:
     parser.add_argument(
         "--before", default="001d973", help="commit to compare level shots with ('' skips)"
     )
+    parser.add_argument(
+        "--pooltool-shots", type=int, default=200,
+        help="shots per kind timed on pooltool 0.3.3 in the same run (the first ones)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--no-pooltool", action="store_true",
+        help="do not run pooltool; compare with its stored figures instead",
+    )  # fmt: skip
     args = parser.parse_args()
 
     if args.before:
@@ -281,14 +298,23 @@ def main() -> None:
         f"{'shots':7} {'entry point':30} {'table':8} {'shots/s':>9} {'us/shot':>8} "
         f"{'vs today':>9} {'vs pooltool':>12}"
     )
-    print(header)
-    print("-" * len(header))
+    works: dict[str, list[tuple[Position, list[Launch]]]] = {}
     for kind in ("aimed", "random"):
-        work = []
+        works[kind] = []
         for _ in range(args.positions):
             balls = _position(rng, tables["new"], table)
-            work.append((balls, _strokes(rng, balls, kind == "aimed", tables["new"])))
+            works[kind].append((balls, _strokes(rng, balls, kind == "aimed", tables["new"])))
+    baseline = _pooltool(works, args.pooltool_shots, args.repeats, args.no_pooltool)
+    pooltool_row = "pooltool 0.3.3 " + ("(STORED figure)" if args.no_pooltool else "(this run)")
+    print(header)
+    print("-" * len(header))
+    for kind, work in works.items():
         n = sum(len(launches) for _, launches in work)
+        pooltool = baseline[kind]
+        print(
+            f"{kind:7} {pooltool_row:30} {'':8} {1 / pooltool:9.0f} "
+            f"{pooltool * 1e6:8.0f} {'':>9} {1:11.0f}x"
+        )
 
         def one_by_one(params: Params, work: list[tuple[Position, list[Launch]]] = work) -> None:
             for balls, launches in work:
@@ -315,7 +341,7 @@ def main() -> None:
             seconds = _interleaved(args.repeats, run, tables)
             for label, s in seconds.items():
                 per = s / n
-                ratio = POOLTOOL_SECONDS[kind] / per
+                ratio = pooltool / per
                 print(
                     f"{kind:7} {name:30} {label:8} {1 / per:9.0f} {per * 1e6:8.2f} "
                     f"{s / seconds['today']:8.3f}x {ratio:11.0f}x"
@@ -332,6 +358,39 @@ def main() -> None:
                 f"max {max(events)}; cushion impacts per shot {statistics.mean(cushions):.2f}"
             )
         print()
+
+
+def _pooltool(
+    works: dict[str, list[tuple[Position, list[Launch]]]], shots: int, repeats: int, stored: bool
+) -> dict[str, float]:
+    """pooltool 0.3.3's seconds per shot for each kind: measured in this run on the first
+    ``shots`` of each kind's shots (printing its figures and load), or, when ``stored``, the
+    stored figures with a note. Exits with the reason when pooltool cannot be run."""
+    if stored:
+        print(
+            "pooltool 0.3.3: NOT measured in this run (--no-pooltool); the ratios are against "
+            "its stored figures (7.7 ms an aimed, 3.2 ms a random shot, one earlier run)\n"
+        )
+        return dict(STORED_POOLTOOL_SECONDS)
+    out = {}
+    for kind, work in works.items():
+        subset = [BaselineShot(b, "white", launch) for b, launches in work for launch in launches]
+        try:
+            got = pooltool_seconds(subset[:shots], repeats=repeats)
+        except PooltoolUnavailableError as exc:
+            sys.exit(f"pooltool 0.3.3 cannot be measured: {exc}\n(--no-pooltool: stored figures)")
+        out[kind] = got.mean_seconds
+        failed = f", {len(got.failed)} raised in pooltool (left out)" if got.failed else ""
+        print(
+            f"pooltool {got.version}, {kind} shots, measured in this run: "
+            f"{got.mean_seconds * 1e3:.2f} ms/shot ({got.mean_seconds * 1e6:.0f} us), "
+            f"{got.mean_events:.1f} events/shot, on {len(subset[:shots])} of the shots, best of "
+            f"{got.repeats}{failed}; warm-up {got.warmup_seconds:.1f} s untimed "
+            f"({got.warmup_shots} shots, numba); load average {got.load[0]:.2f} -> "
+            f"{got.load[1]:.2f}"
+        )
+    print()
+    return out
 
 
 def _interleaved(
