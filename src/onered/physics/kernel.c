@@ -88,6 +88,12 @@ static int buf_push(Buf *b, const double *v, ptrdiff_t k) {
 
 /* ------------------------------------------------------------------ polynomials */
 
+/* fmin and fmax, inlined: the same value as glibc's (x86-64: minsd / maxsd, which give y
+ * when x == y, so the sign of a zero is the same too; the number when one is a NaN), where
+ * the library calls are not inlined without -ffast-math. */
+static inline double min_d(double x, double y) { return (x < y || y != y) ? x : y; }
+static inline double max_d(double x, double y) { return (x > y || y != y) ? x : y; }
+
 /* |(x, y)|: our numbers are far from overflow, so no need for hypot's care (or cost). */
 static inline double norm2(double x, double y) { return sqrt(x * x + y * y); }
 
@@ -113,7 +119,7 @@ static double mono_root(const double *c, int deg, double a, double b, double fa,
         double fx = horner(c, deg, x);
         if (fx == 0) return x;
         if ((fx > 0) == pos_lo) lo = x; else hi = x;
-        double tol = 4 * DBL_EPSILON * fmax(fabs(lo), fabs(hi));
+        double tol = 4 * DBL_EPSILON * max_d(fabs(lo), fabs(hi));
         if (hi - lo <= tol || hi - lo <= DBL_MIN) break;
         double d = deg > 0 ? horner(dc, deg - 1, x) : 0;
         double xn;
@@ -179,18 +185,33 @@ static int roots_in(const double *c, int deg, double H, double *out) {
  * answers 1, the search would have returned INF, so no result changes by a bit. */
 #define BERN_DEPTH 3
 
+static inline int above(const double *b, int deg, double margin) {
+    int ok = b[0] > margin;
+    for (int k = 1; k <= deg; k++) ok &= b[k] > margin;
+    return ok;
+}
+
 static int bern_positive(const double *b, int deg, double margin, int depth) {
-    int low = 0;
-    for (int k = 0; k <= deg; k++) low |= !(b[k] > margin);
-    if (!low) return 1;
+    if (above(b, deg, margin)) return 1;
     if (depth == 0 || !(b[0] > margin) || !(b[deg] > margin)) return 0;
     /* de Casteljau at the middle: the left piece's coefficients, then the right's */
-    double w[5], left[5], right[5];
-    for (int k = 0; k <= deg; k++) w[k] = b[k];
-    for (int r = 0; r <= deg; r++) {
-        left[r] = w[0];
-        right[deg - r] = w[deg - r];
-        for (int k = 0; k < deg - r; k++) w[k] = 0.5 * (w[k] + w[k + 1]);
+    double left[5], right[5];
+    if (deg == 4) {
+        double m01 = 0.5 * (b[0] + b[1]), m12 = 0.5 * (b[1] + b[2]);
+        double m23 = 0.5 * (b[2] + b[3]), m34 = 0.5 * (b[3] + b[4]);
+        double m012 = 0.5 * (m01 + m12), m123 = 0.5 * (m12 + m23), m234 = 0.5 * (m23 + m34);
+        double m0123 = 0.5 * (m012 + m123), m1234 = 0.5 * (m123 + m234);
+        double mid = 0.5 * (m0123 + m1234);
+        left[0] = b[0]; left[1] = m01; left[2] = m012; left[3] = m0123; left[4] = mid;
+        right[0] = mid; right[1] = m1234; right[2] = m234; right[3] = m34; right[4] = b[4];
+    } else {
+        double w[5];
+        for (int k = 0; k <= deg; k++) w[k] = b[k];
+        for (int r = 0; r <= deg; r++) {
+            left[r] = w[0];
+            right[deg - r] = w[deg - r];
+            for (int k = 0; k < deg - r; k++) w[k] = 0.5 * (w[k] + w[k + 1]);
+        }
     }
     return bern_positive(left, deg, margin, depth - 1) &&
            bern_positive(right, deg, margin, depth - 1);
@@ -406,7 +427,7 @@ static void set_air(Ball *b, const Phys *P, double t, double x, double y, double
     b->wy = wy;
     b->wz = wz;
     b->tz = wz != 0 ? INF : t;
-    b->t_end = t + (vz + sqrt(vz * vz + 2 * P->g * fmax(z, 0))) / P->g;
+    b->t_end = t + (vz + sqrt(vz * vz + 2 * P->g * max_d(z, 0))) / P->g;
 }
 
 /* The slate's answer to ball i meeting it at (x, y) with vertical velocity vz < 0 (coming
@@ -422,7 +443,7 @@ static int slate_bounce(Ball *b, const Phys *P, double t, double x, double y, do
     double ux = vx - R * w[1], uy = vy + R * w[0], u = norm2(ux, uy);
     double wx = w[0], wy = w[1];
     if (u > 0 && jn > 0) {
-        double jt = fmin(P->mu_s * jn, 2 * u / 7);
+        double jt = min_d(P->mu_s * jn, 2 * u / 7);
         ux /= u;
         uy /= u;
         vx -= jt * ux;
@@ -443,14 +464,14 @@ static int slate_bounce(Ball *b, const Phys *P, double t, double x, double y, do
 /* Bounds of x0 + v t + a t^2 / 2 over [0, T]. */
 static inline void span(double x0, double v, double a, double T, double *lo, double *hi) {
     double x1 = x0 + (v + 0.5 * a * T) * T;
-    *lo = fmin(x0, x1);
-    *hi = fmax(x0, x1);
+    *lo = min_d(x0, x1);
+    *hi = max_d(x0, x1);
     if (a != 0) {
         double tv = -v / a;
         if (tv > 0 && tv < T) {
             double xv = x0 + 0.5 * v * tv;
-            *lo = fmin(*lo, xv);
-            *hi = fmax(*hi, xv);
+            *lo = min_d(*lo, xv);
+            *hi = max_d(*hi, xv);
         }
     }
 }
@@ -472,7 +493,7 @@ static double line_hit(const Line *L, double R, double x, double y, double vx, d
         if (c1 < -V_MIN || (c1 <= 0 && c2 < -0.5 * A_MIN)) {
             tau = 0;
         } else if (c2 < 0) {
-            c1 = fmax(c1, 0);
+            c1 = max_d(c1, 0);
             tau = c1 / -c2;  /* back at the line */
             if (!(tau <= H)) return INF;
             c1 = -c1;        /* its slope there */
@@ -655,7 +676,7 @@ static double air_line_hit(const Line *L, const Phys *P, double x, double y, dou
     const double d0 = z + R - h, d1 = vz, d2 = -0.5 * g;
     double q[5] = {c0 * c0 + d0 * d0 - R * R, 2 * (c0 * c1 + d0 * d1),
                    c1 * c1 + d1 * d1 + 2 * d0 * d2, 2 * d1 * d2, d2 * d2};
-    const double Hq = fmin(best, H);
+    const double Hq = min_d(best, H);
     double tau;
     double dist = sqrt(c0 * c0 + d0 * d0);
     if (fabs(dist - R) <= TOUCH && c0 >= 0 && d0 > 0) {
@@ -768,7 +789,7 @@ static void find_static_air(const Sim *S, int i, double tnow, Cand *out) {
     const double W = P->rail_w;
     double tx = vx > 0 ? (tb->bx1 + W - x) / vx : vx < 0 ? (tb->bx0 - W - x) / vx : INF;
     double ty = vy > 0 ? (tb->by1 + W - y) / vy : vy < 0 ? (tb->by0 - W - y) / vy : INF;
-    double tout = fmax(0, fmin(tx, ty));
+    double tout = max_d(0, min_d(tx, ty));
     if (tout < best) { best = tout; kind = SK_OUT; obj = -1; }
     if (kind != SK_NONE) {
         out->t = tnow + best;
@@ -828,7 +849,7 @@ static void find_static(const Sim *S, int i, double tnow, Cand *out) {
 static double baulk_time(const Sim *S, int i, double tnow) {
     const Ball *b = &S->b[i];
     if (!moving(b)) return INF;
-    double H = fmin(b->t_end, S->stat[i].t) - tnow;
+    double H = min_d(b->t_end, S->stat[i].t) - tnow;
     if (!(H >= 0)) return INF;
     double y, vy, x, vx;
     pos_at(b, tnow, &x, &y);
@@ -866,7 +887,7 @@ static double pair_time_air(const Sim *S, int i, int j, double tnow, double H, i
         double q[4] = {-(D[0] * V[0] + D[1] * V[1]),
                        -(V[0] * V[0] + V[1] * V[1] + 2 * (D[0] * A[0] + D[1] * A[1])),
                        -3 * (V[0] * A[0] + V[1] * A[1]), -2 * (A[0] * A[0] + A[1] * A[1])};
-        double tov = q[0] > 0 ? poly_entry(q, 3, fmin(tau, H)) : INF;
+        double tov = q[0] > 0 ? poly_entry(q, 3, min_d(tau, H)) : INF;
         if (tov < tau) {
             double hx = D[0] + (V[0] + A[0] * tov) * tov, hy = D[1] + (V[1] + A[1] * tov) * tov;
             double hz = D[2] + (V[2] + A[2] * tov) * tov;
@@ -886,8 +907,8 @@ static double pair_time(const Sim *S, int i, int j, double tnow, int *kind) {
     int ma = moving(a), mb = moving(b);
     if (!ma && !mb) return INF;
     double H = INF;
-    if (ma) H = fmin(H, fmin(a->t_end, S->stat[i].t));
-    if (mb) H = fmin(H, fmin(b->t_end, S->stat[j].t));
+    if (ma) H = min_d(H, min_d(a->t_end, S->stat[i].t));
+    if (mb) H = min_d(H, min_d(b->t_end, S->stat[j].t));
     H -= tnow;
     if (!(H > 0)) return INF;
     if (a->state == ST_AIRBORNE || b->state == ST_AIRBORNE)
@@ -973,7 +994,7 @@ static void resolve_pair(Sim *S, int i, int j, double t) {
     double px = -Jn * nx, py = -Jn * ny, pz = 0;  /* impulse on A; B gets the opposite */
     if (s > 0 && Jn > 0) {
         double mu = P->mu_b_a + P->mu_b_b * exp(-P->mu_b_c * s);
-        double Jt = fmin(mu * Jn, m * s / 7);
+        double Jt = min_d(mu * Jn, m * s / 7);
         px -= Jt * sx / s;
         py -= Jt * sy / s;
         pz -= Jt * sz / s;
@@ -995,7 +1016,7 @@ static void resolve_pair(Sim *S, int i, int j, double t) {
     double v1n = vx1 * nx + vy1 * ny, v2n = vx2 * nx + vy2 * ny;
     double u1n = v1n + R * (-w1[1] * nx + w1[0] * ny);
     double u2n = v2n + R * (-w2[1] * nx + w2[0] * ny);
-    double kn = fmax(0.0, 0.7 * (v1n - v2n) - 0.2 * (u1n - u2n));  /* push, per unit mass */
+    double kn = max_d(0.0, 0.7 * (v1n - v2n) - 0.2 * (u1n - u2n));  /* push, per unit mass */
     double j1 = 2.0 / 7.0 * (kn - u1n), j2 = -2.0 / 7.0 * (kn + u2n);  /* cloth impulses */
     double dv1 = j1 - kn, dv2 = j2 + kn;
     /* a cloth impulse j along n turns w by -(5 j / 2R) z x n = -(5 j / 2R)(-ny, nx) */
@@ -1195,7 +1216,7 @@ static void resolve_pair_air(Sim *S, int i, int j, double t, int *up_a, int *up_
     double J[3] = {-Jn * n[0], -Jn * n[1], -Jn * n[2]};  /* on A; B gets the opposite */
     if (sm > 0 && Jn > 0) {
         double mu = P->mu_b_a + P->mu_b_b * exp(-P->mu_b_c * sm);
-        double Jt = fmin(mu * Jn, m * sm / 7);
+        double Jt = min_d(mu * Jn, m * sm / 7);
         for (int k = 0; k < 3; k++) J[k] -= Jt * sl[k] / sm;
     }
     double kk = R / P->I;  /* both balls: dw = R (n x J_A) / I */
@@ -1458,7 +1479,7 @@ int kernel_run_shot(Sim *S, const double *pos, int cue, const double *launch,
 
 static double seg_dist(const Line *L, double x, double y) {
     double s = (x - L->px) * L->tx + (y - L->py) * L->ty;
-    s = fmax(0, fmin(L->len, s));
+    s = max_d(0, min_d(L->len, s));
     return norm2(x - (L->px + s * L->tx), y - (L->py + s * L->ty));
 }
 
@@ -1576,11 +1597,11 @@ int kernel_set_geometry(Table *tb, const double *g, ptrdiff_t ng) {
         for (int f = 0; f < 2; f++) {
             const Line *L = &Q->facing[f];
             double ex = L->px + L->len * L->tx, ey = L->py + L->len * L->ty;
-            x0 = fmin(x0, fmin(L->px, ex) - R); x1 = fmax(x1, fmax(L->px, ex) + R);
-            y0 = fmin(y0, fmin(L->py, ey) - R); y1 = fmax(y1, fmax(L->py, ey) + R);
+            x0 = min_d(x0, min_d(L->px, ex) - R); x1 = max_d(x1, max_d(L->px, ex) + R);
+            y0 = min_d(y0, min_d(L->py, ey) - R); y1 = max_d(y1, max_d(L->py, ey) + R);
             const Circle *C = &Q->knuckle[f];
-            x0 = fmin(x0, C->cx - C->r); x1 = fmax(x1, C->cx + C->r);
-            y0 = fmin(y0, C->cy - C->r); y1 = fmax(y1, C->cy + C->r);
+            x0 = min_d(x0, C->cx - C->r); x1 = max_d(x1, C->cx + C->r);
+            y0 = min_d(y0, C->cy - C->r); y1 = max_d(y1, C->cy + C->r);
         }
         Q->x0 = x0 - 1e-9; Q->x1 = x1 + 1e-9; Q->y0 = y0 - 1e-9; Q->y1 = y1 + 1e-9;
     }
@@ -1591,10 +1612,10 @@ int kernel_set_geometry(Table *tb, const double *g, ptrdiff_t ng) {
     tb->bx0 = tb->bx1 = tb->outline[0];
     tb->by0 = tb->by1 = tb->outline[1];
     for (int q = 1; q < no; q++) {
-        tb->bx0 = fmin(tb->bx0, tb->outline[2 * q]);
-        tb->bx1 = fmax(tb->bx1, tb->outline[2 * q]);
-        tb->by0 = fmin(tb->by0, tb->outline[2 * q + 1]);
-        tb->by1 = fmax(tb->by1, tb->outline[2 * q + 1]);
+        tb->bx0 = min_d(tb->bx0, tb->outline[2 * q]);
+        tb->bx1 = max_d(tb->bx1, tb->outline[2 * q]);
+        tb->by0 = min_d(tb->by0, tb->outline[2 * q + 1]);
+        tb->by1 = max_d(tb->by1, tb->outline[2 * q + 1]);
     }
     return 0;
 }
