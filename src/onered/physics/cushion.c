@@ -64,6 +64,11 @@ double cushion_restitution(const CushionPhys *P, double un) {
     return P->e_c * (1 - P->e_c_drop * f);
 }
 
+/* fmin and fmax, inlined: glibc's value (x86-64 minsd / maxsd: y when x == y; the number
+ * when one is a NaN), where the library calls are not inlined without -ffast-math. */
+static inline double min_d(double x, double y) { return (x < y || y != y) ? x : y; }
+static inline double max_d(double x, double y) { return (x > y || y != y) ? x : y; }
+
 static inline double hyp(double x, double y) { return sqrt(x * x + y * y); }
 
 /* ------------------------------------------------------------------ mathavan2010 */
@@ -193,7 +198,7 @@ void cushion_mathavan2010(const CushionPhys *P, CushionState *s) {
                 double disc = a * a + 2 * b * rest;
                 x = disc > 0 ? (sqrt(disc) - a) / b : h;
             }
-            mv_lerp(s, &next, fmax(0.0, fmin(1.0, x / h)));
+            mv_lerp(s, &next, max_d(0.0, min_d(1.0, x / h)));
             return;
         }
         done += dw;
@@ -215,7 +220,7 @@ void cushion_han2005(const CushionPhys *P, CushionState *s) {
     double sl = hyp(s1, s2);
     double p1 = 0, p2 = 0;
     if (sl > 0 && Pn > 0) {
-        double Pt = fmin(P->f_c * Pn, 2 * m * sl / 7);  /* sliding, or sticking if less */
+        double Pt = min_d(P->f_c * Pn, 2 * m * sl / 7);  /* sliding, or sticking if less */
         p1 = -Pt * s1 / sl;
         p2 = -Pt * s2 / sl;
     }
