@@ -1266,10 +1266,12 @@ static void refresh_ball(Sim *S, int i, double t) {
     S->baulk[i] = baulk_time(S, i, t);
 }
 
-static void refresh_pairs(Sim *S, int i, double t) {
+/* The pairs of ball i but the one with ball skip (-1: none; after a ball-ball event the
+ * pair of both balls is computed once, with the first ball's). */
+static void refresh_pairs(Sim *S, int i, double t, int skip) {
     const int n = S->n;
     for (int j = 0; j < n; j++) {
-        if (j == i) continue;
+        if (j == i || j == skip) continue;
         int a = i < j ? i : j, b = i < j ? j : i;
         S->pair[a * n + b] = pair_time(S, a, b, t, &S->pkind[a * n + b]);
     }
@@ -1353,7 +1355,7 @@ int kernel_run_shot(Sim *S, const double *pos, int cue, const double *launch,
         if (cls == C_TRANS && S->b[bi].state == ST_AIRBORNE) {
             land(S, bi, t);
             refresh_ball(S, bi, t);
-            refresh_pairs(S, bi, t);
+            refresh_pairs(S, bi, t, -1);
         } else if (cls == C_TRANS) {
             Ball *b = &S->b[bi];
             double x, y, vx, vy, w[3];
@@ -1372,7 +1374,7 @@ int kernel_run_shot(Sim *S, const double *pos, int cue, const double *launch,
             else kind = before == ST_SPINNING ? EV_SPIN_STOP : EV_ROLL_STOP;
             push_event(S, t, kind, bi, -1, -1, -1, 0);
             refresh_ball(S, bi, t);
-            refresh_pairs(S, bi, t);
+            refresh_pairs(S, bi, t, -1);
         } else if (cls == C_STATIC) {
             Cand c = S->stat[bi];
             Ball *b = &S->b[bi];
@@ -1430,7 +1432,7 @@ int kernel_run_shot(Sim *S, const double *pos, int cue, const double *launch,
             }
             if (same > SAME_MAX) stop_squeezed(S, bi, t, same);
             refresh_ball(S, bi, t);
-            refresh_pairs(S, bi, t);
+            refresh_pairs(S, bi, t, -1);
         } else if (cls == C_BAULK) {
             Ball *b = &S->b[bi];
             push_event(S, t, EV_BAULK, bi, -1, -1, -1, b->side > 0 ? 1 : 2);
@@ -1460,8 +1462,8 @@ int kernel_run_shot(Sim *S, const double *pos, int cue, const double *launch,
             }
             refresh_ball(S, bi, t);
             refresh_ball(S, bj, t);
-            refresh_pairs(S, bi, t);
-            refresh_pairs(S, bj, t);
+            refresh_pairs(S, bi, t, -1);
+            refresh_pairs(S, bj, t, bi);
         }
         if (S->oom) return -1;
     }
