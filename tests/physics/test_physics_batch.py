@@ -235,3 +235,24 @@ def test_a_shot_that_pots_the_red_says_so() -> None:
     assert shots.pocket[0, 0] == 0
     assert math.isnan(shots.rest[0, 0, 0])
     assert shots.contact[0, 0] < math.inf
+
+
+def test_full_paths_are_built_when_read_and_equal_their_dict() -> None:
+    """``simulate``'s paths are a read-only mapping built when first read: equal to the dict
+    of segments, the balls in the caller's order, and pickled as that dict."""
+    import pickle
+
+    from onered.physics.types import Paths, Segment
+
+    balls = {"yellow": (1.2, 2.0), "white": (0.889, 0.6), "red": (0.889, 3.245)}
+    result = simulate(balls, "white", strike_to_launch(Strike(3.0, 80.0, 0.2, 0.1), Params()))
+    assert isinstance(result.paths, Paths)
+    assert list(result.paths) == list(balls)
+    assert len(result.paths) == 3
+    built = dict(result.paths)
+    assert all(isinstance(s, Segment) for path in built.values() for s in path)
+    assert result.paths == built
+    assert built == result.paths
+    again = pickle.loads(pickle.dumps(result))
+    assert again == result
+    assert type(again.paths) is dict

@@ -103,7 +103,7 @@ typedef struct {
     PyObject_HEAD
     Table tb;
     int ready;
-    Maker event, segment, result;  /* the result classes */
+    Maker event, segment, result, paths;  /* the result classes */
     PyObject *kinds, *cushions, *pockets, *directions;  /* tuples of names / enum members */
 } ContextObject;
 
@@ -111,6 +111,7 @@ static void Context_dealloc(ContextObject *self) {
     maker_clear(&self->event);
     maker_clear(&self->segment);
     maker_clear(&self->result);
+    maker_clear(&self->paths);
     Py_XDECREF(self->kinds);
     Py_XDECREF(self->cushions);
     Py_XDECREF(self->pockets);
@@ -145,10 +146,10 @@ static const char *const PHYS_NAMES[N_PHYS_FIELDS] = {
     "mu_b_b", "mu_b_c", "e_c_drop", "e_c_speed", "e_table", "rail_width"};
 
 static int set_builders(ContextObject *self, PyObject *b) {
-    PyObject *ev, *seg, *res, *kinds, *cushions, *pockets, *dirs;
-    if (!PyArg_ParseTuple(b, "OOOO!O!O!O!:builders", &ev, &seg, &res, &PyTuple_Type, &kinds,
-                          &PyTuple_Type, &cushions, &PyTuple_Type, &pockets, &PyTuple_Type,
-                          &dirs))
+    PyObject *ev, *seg, *res, *pth, *kinds, *cushions, *pockets, *dirs;
+    if (!PyArg_ParseTuple(b, "OOOOO!O!O!O!:builders", &ev, &seg, &res, &pth, &PyTuple_Type,
+                          &kinds, &PyTuple_Type, &cushions, &PyTuple_Type, &pockets,
+                          &PyTuple_Type, &dirs))
         return -1;
     if (PyTuple_GET_SIZE(kinds) != N_EVENT_KINDS || PyTuple_GET_SIZE(cushions) != N_CUSHIONS + 2 ||
         PyTuple_GET_SIZE(pockets) != N_POCKETS + 1 || PyTuple_GET_SIZE(dirs) != 3) {
@@ -156,7 +157,7 @@ static int set_builders(ContextObject *self, PyObject *b) {
         return -1;
     }
     if (maker_init(&self->event, ev, 6) || maker_init(&self->segment, seg, 10) ||
-        maker_init(&self->result, res, 4))
+        maker_init(&self->result, res, 4) || maker_init(&self->paths, pth, 5))
         return -1;
     PyObject *items[4] = {kinds, cushions, pockets, dirs};
     for (int k = 0; k < 4; k++) Py_INCREF(items[k]);
@@ -478,13 +479,8 @@ static PyObject *build_object(const ContextObject *self, double duration, int n,
                               PyObject *names, const int *order, const int *rank) {
     PyObject *events = acyclic(PyTuple_New(nev)), *rest = acyclic(PyDict_New());
     PyObject *paths = acyclic(PyDict_New());
-    PyObject **pieces = (PyObject **)calloc((size_t)n, sizeof(PyObject *));
-    int *count = (int *)calloc((size_t)n, sizeof(int));
     PyObject *out = NULL;
-    if (!events || !rest || !paths || !pieces || !count) {
-        if (!pieces || !count) PyErr_NoMemory();
-        goto done;
-    }
+    if (!events || !rest || !paths) goto done;
     for (Py_ssize_t e = 0; e < nev; e++) {
         const double *q = ev + 7 * e;
         int kind = (int)q[1], a = (int)q[2], b = (int)q[3], c = (int)q[4], p = (int)q[5];
@@ -524,28 +520,21 @@ static PyObject *build_object(const ContextObject *self, double duration, int n,
         Py_DECREF(r);
     }
     if (want_paths) {
-        for (Py_ssize_t s = 0; s < nseg; s++) count[(int)seg[SEG_SIZE * s]]++;
-        for (int i = 0; i < n; i++) {
-            pieces[i] = acyclic(PyTuple_New(count[i]));
-            if (!pieces[i]) goto done;
-            count[i] = 0;
+        /* the segments stay numbers until the paths are read (Paths, paths_of) */
+        PyObject *ord = PyTuple_New(n);
+        for (int k = 0; ord && k < n; k++) {
+            PyObject *i = PyLong_FromLong(order[k]);
+            if (!i) Py_CLEAR(ord);
+            else PyTuple_SET_ITEM(ord, k, i);
         }
-        for (Py_ssize_t s = 0; s < nseg; s++) {
-            const double *q = seg + SEG_SIZE * s;
-            int i = (int)q[0];
-            PyObject *values[10] = {PyFloat_FromDouble(q[1]),       PyFloat_FromDouble(q[2]),
-                                    pair_of(q[3], q[4]),            pair_of(q[5], q[6]),
-                                    pair_of(q[7], q[8]),            triple_of(q[9], q[10], q[11]),
-                                    triple_of(q[12], q[13], q[14]), PyFloat_FromDouble(q[15]),
-                                    PyFloat_FromDouble(q[16]),      PyFloat_FromDouble(q[17])};
-            PyObject *piece = acyclic(make(&self->segment, values));
-            if (!piece) goto done;
-            PyTuple_SET_ITEM(pieces[i], count[i]++, piece);
-        }
-        for (int k = 0; k < n; k++) {
-            int i = order[k];
-            if (PyDict_SetItem(paths, PyTuple_GET_ITEM(names, i), pieces[i])) goto done;
-        }
+        PyObject *values[5] = {
+            new_ref((PyObject *)self),
+            PyBytes_FromStringAndSize((const char *)seg,
+                                      (Py_ssize_t)(nseg * SEG_SIZE * (Py_ssize_t)sizeof(double))),
+            new_ref(names), acyclic(ord), new_ref(Py_None)};
+        Py_DECREF(paths);
+        paths = make(&self->paths, values);
+        if (!paths) goto done;
     }
     PyObject *values[4] = {events, rest, PyFloat_FromDouble(duration), paths};
     events = rest = paths = NULL;  /* stolen */
@@ -554,11 +543,75 @@ done:
     Py_XDECREF(events);
     Py_XDECREF(rest);
     Py_XDECREF(paths);
+    return out;
+}
+
+/* paths_of(raw, names, order): the paths of one shot from its raw segments (SEG_SIZE
+ * doubles a segment, as kernel_run_shot writes them): a dict of ball name (in `order`, engine
+ * indices in the caller's order) to a tuple of Segment. Called by onered.physics.types.Paths
+ * when a shot's paths are first read. */
+static PyObject *Context_paths_of(ContextObject *self, PyObject *args) {
+    PyObject *names, *order_o;
+    Py_buffer raw;
+    if (check_ready(self)) return NULL;
+    if (!PyArg_ParseTuple(args, "y*O!O!:paths_of", &raw, &PyTuple_Type, &names, &PyTuple_Type,
+                          &order_o))
+        return NULL;
+    const Py_ssize_t n = PyTuple_GET_SIZE(names);
+    const Py_ssize_t nseg = raw.len / (Py_ssize_t)(SEG_SIZE * sizeof(double));
+    const double *seg = (const double *)raw.buf;
+    PyObject *paths = NULL, **pieces = (PyObject **)calloc((size_t)(n ? n : 1), sizeof(PyObject *));
+    Py_ssize_t *count = (Py_ssize_t *)calloc((size_t)(n ? n : 1), sizeof(Py_ssize_t));
+    if (!pieces || !count) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (PyTuple_GET_SIZE(order_o) != n) {
+        PyErr_SetString(PyExc_ValueError, "paths_of: one order entry per name");
+        goto done;
+    }
+    for (Py_ssize_t s = 0; s < nseg; s++) {
+        long i = (long)seg[SEG_SIZE * s];
+        if (i < 0 || i >= n) {
+            PyErr_SetString(PyExc_ValueError, "paths_of: a segment of an unknown ball");
+            goto done;
+        }
+        count[i]++;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        pieces[i] = acyclic(PyTuple_New(count[i]));
+        if (!pieces[i]) goto done;
+        count[i] = 0;
+    }
+    for (Py_ssize_t s = 0; s < nseg; s++) {
+        const double *q = seg + SEG_SIZE * s;
+        int i = (int)q[0];
+        PyObject *values[10] = {PyFloat_FromDouble(q[1]),       PyFloat_FromDouble(q[2]),
+                                pair_of(q[3], q[4]),            pair_of(q[5], q[6]),
+                                pair_of(q[7], q[8]),            triple_of(q[9], q[10], q[11]),
+                                triple_of(q[12], q[13], q[14]), PyFloat_FromDouble(q[15]),
+                                PyFloat_FromDouble(q[16]),      PyFloat_FromDouble(q[17])};
+        PyObject *piece = acyclic(make(&self->segment, values));
+        if (!piece) goto done;
+        PyTuple_SET_ITEM(pieces[i], count[i]++, piece);
+    }
+    paths = PyDict_New();
+    for (Py_ssize_t k = 0; paths && k < n; k++) {
+        long i = PyLong_AsLong(PyTuple_GET_ITEM(order_o, k));
+        if (i < 0 || i >= n) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "paths_of: bad order");
+            Py_CLEAR(paths);
+        } else if (PyDict_SetItem(paths, PyTuple_GET_ITEM(names, i), pieces[i])) {
+            Py_CLEAR(paths);
+        }
+    }
+done:
     if (pieces)
-        for (int i = 0; i < n; i++) Py_XDECREF(pieces[i]);
+        for (Py_ssize_t i = 0; i < n; i++) Py_XDECREF(pieces[i]);
     free(pieces);
     free(count);
-    return out;
+    PyBuffer_Release(&raw);
+    return paths;
 }
 
 static PyObject *Context_results(ContextObject *self, PyObject *args, PyObject *kwds) {
@@ -851,6 +904,8 @@ static PyMethodDef Context_methods[] = {
      "simulate(positions, cue, launches, paths) -> list of raw shot results."},
     {"results", (PyCFunction)(void (*)(void))Context_results, METH_VARARGS | METH_KEYWORDS,
      "results(positions, cue, launches, paths, names, order) -> list of ShotResult or None."},
+    {"paths_of", (PyCFunction)Context_paths_of, METH_VARARGS,
+     "paths_of(raw, names, order) -> dict of ball name to tuple of Segment."},
     {"run_many", (PyCFunction)(void (*)(void))Context_run_many, METH_FASTCALL,
      "run_many(positions, n, cue, launches, at, outputs, keep_events) -> events or None."},
     {NULL, NULL, 0, NULL},

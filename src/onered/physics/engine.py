@@ -150,7 +150,7 @@ from onered.physics.cue import MAX_SPEED
 from onered.physics.errors import PhysicsError, PhysicsInputError
 from onered.physics.geometry import Line, TableSpec
 from onered.physics.params import Params
-from onered.physics.types import Event, EventKind, Launch, Segment, ShotResult, Vec2
+from onered.physics.types import Event, EventKind, Launch, Paths, Segment, ShotResult, Vec2
 
 if TYPE_CHECKING:
     from onered.physics._engine import RawShot
@@ -212,7 +212,7 @@ class Placement(IntEnum):
 
 
 @lru_cache(maxsize=16)
-def _context(params: Params, table: TableSpec) -> Context:
+def _context_of(params: Params, table: TableSpec) -> Context:
     """The C engine's view of parameters and table (built once per pair): the C side reads
     the :class:`Params` fields by name, the geometry in the flat layout of
     :func:`_geometry_numbers`."""
@@ -224,6 +224,21 @@ def _context(params: Params, table: TableSpec) -> Context:
     return Context(
         params, _geometry_numbers(table), _BUILDERS, MAX_EVENTS, params.cushion_model.code
     )
+
+
+_LAST: list[tuple[Params, TableSpec, Context]] = []
+
+
+def _context(params: Params, table: TableSpec) -> Context:
+    """:func:`_context_of` for the pair last asked for, found by identity before hashing
+    (hashing a parameter set costs more than a shot's glue; callers repeat their pair)."""
+    if _LAST:
+        p, t, ctx = _LAST[0]
+        if p is params and t is table:
+            return ctx
+    ctx = _context_of(params, table)
+    _LAST[:] = [(params, table, ctx)]
+    return ctx
 
 
 def _geometry_numbers(table: TableSpec) -> tuple[float, ...]:
@@ -247,13 +262,14 @@ def _geometry_numbers(table: TableSpec) -> tuple[float, ...]:
     return tuple(flat)
 
 
-#: What the C engine needs to build results: the result classes (it calls them), then the
+#: What the C engine needs to build results: the result classes (it makes them), then the
 #: names it indexes (event kinds; cushions with "jaw" and None; pockets with None;
 #: directions).
 _BUILDERS = (
     Event,
     Segment,
     ShotResult,
+    Paths,
     tuple(EventKind),
     (*_table.CUSHION_NAMES, "jaw", None),
     (*_table.POCKET_NAMES, None),
@@ -303,15 +319,27 @@ def _table_and_params(params: Params | None, table: TableSpec | None) -> tuple[P
 
 def _positions(balls: Mapping[str, tuple[float, float]]) -> tuple[tuple[str, ...], list[float]]:
     """The ball ids in engine order (sorted) and their flat, checked coordinates."""
-    if not isinstance(balls, Mapping) or not balls:
+    if (type(balls) is not dict and not isinstance(balls, Mapping)) or not balls:
         raise PhysicsInputError("balls must be a non-empty mapping of ball id to [x, y]")
     for ball in balls:
-        if not isinstance(ball, str):
+        if type(ball) is not str:
             raise PhysicsInputError(f"ball ids must be strings, got {ball!r}")
     ids = tuple(sorted(balls))
     flat: list[float] = []
+    isfinite = math.isfinite
     for ball in ids:
-        flat += _vector(balls[ball], 2, f"balls[{ball!r}]")
+        at = balls[ball]
+        if (
+            type(at) is tuple
+            and len(at) == 2
+            and type(at[0]) is float
+            and type(at[1]) is float
+            and isfinite(at[0])
+            and isfinite(at[1])
+        ):
+            flat += at  # the common case: a checked pair of floats, no message built
+        else:
+            flat += _vector(at, 2, f"balls[{ball!r}]")
     return ids, flat
 
 
@@ -381,9 +409,24 @@ def _prepare(
 def _launch_numbers(launch: Launch, params: Params, what: str) -> list[float]:
     if not isinstance(launch, Launch):
         raise PhysicsInputError(f"{what} must be a Launch, got {type(launch).__name__}")
-    vx, vy = _vector(launch.v, 2, f"{what}.v")
-    wx, wy, wz = _vector(launch.w, 3, f"{what}.w")
-    vz = _number(launch.vz, f"{what}.vz")
+    v: tuple[float, ...] = launch.v
+    w: tuple[float, ...] = launch.w
+    vz = launch.vz
+    if not (
+        type(v) is tuple
+        and type(w) is tuple
+        and len(v) == 2
+        and len(w) == 3
+        and type(vz) is float
+        and all(type(x) is float for x in v)
+        and all(type(x) is float for x in w)
+        and math.isfinite(vz + sum(v) + sum(w))  # (inf - inf is nan: not finite either)
+    ):  # not the common case of plain finite floats: check each, naming the bad one
+        v = _vector(v, 2, f"{what}.v")
+        w = _vector(w, 3, f"{what}.w")
+        vz = _number(vz, f"{what}.vz")
+    vx, vy = v
+    wx, wy, wz = w
     speed = math.sqrt(vx * vx + vy * vy + vz * vz)
     spin = params.R * math.sqrt(wx * wx + wy * wy + wz * wz)
     if speed > MAX_SPEED * (1 + 1e-12):  # (a strike at exactly MAX_SPEED may round up)

@@ -2,19 +2,19 @@
 out (an event log, rest positions, trajectories). Ball identities are plain strings; the
 physics knows nothing of the rules of any game.
 
-The C engine builds :class:`Event`, :class:`Segment` and :class:`ShotResult` as their
-generated ``__init__`` does: ``object.__new__(cls)``, then ``object.__setattr__`` for each
-field in the order of ``__match_args__``. That is their documented construction for fast
-builders; it stays valid only while these classes have no ``__post_init__`` (the engine
-refuses a class that has one).
+The C engine builds :class:`Event`, :class:`Segment`, :class:`Paths` and
+:class:`ShotResult` as their generated ``__init__`` does: ``object.__new__(cls)``, then
+``object.__setattr__`` for each field in the order of ``__match_args__``. That is their
+documented construction for fast builders; it stays valid only while these classes have no
+``__post_init__`` (the engine refuses a class that has one).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum, IntEnum
-from typing import Any
+from typing import Any, Protocol
 
 Vec2 = tuple[float, float]
 Vec3 = tuple[float, float, float]
@@ -180,6 +180,52 @@ def position_at(path: Sequence[Segment], t: float, default: Vec2) -> Vec2:
     return default if current is None else current.at(t)
 
 
+@dataclass(slots=True, eq=False, repr=False)
+class Paths(Mapping[str, tuple[Segment, ...]]):
+    """Each ball's trajectory (ball name to its pieces in time order), as the engine computed
+    it, turned into :class:`Segment`\\ s when first read: most callers of a full simulation
+    read only the events and rest positions, and making some fifteen ten-field pieces costs
+    more than the simulation itself. A read-only mapping, equal to the dict it builds; it
+    pickles as that dict. Made by the C engine (``source`` its context, ``raw`` the
+    segments' numbers, ``names`` the balls in engine order, ``order`` the engine indices in
+    the caller's order); ``built`` caches the dict."""
+
+    source: _PathSource
+    raw: bytes
+    names: tuple[str, ...]
+    order: tuple[int, ...]
+    built: dict[str, tuple[Segment, ...]] | None
+
+    def _paths(self) -> dict[str, tuple[Segment, ...]]:
+        built = self.built
+        if built is None:
+            built = self.built = self.source.paths_of(self.raw, self.names, self.order)
+        return built
+
+    def __getitem__(self, ball: str) -> tuple[Segment, ...]:
+        return self._paths()[ball]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._paths())
+
+    def __len__(self) -> int:
+        return len(self.order)
+
+    def __repr__(self) -> str:
+        return repr(self._paths())
+
+    def __reduce__(self) -> tuple[type[dict[str, tuple[Segment, ...]]], tuple[object, ...]]:
+        return (dict, (self._paths(),))
+
+
+class _PathSource(Protocol):
+    """What builds :class:`Paths` (the C engine's context)."""
+
+    def paths_of(
+        self, raw: bytes, names: tuple[str, ...], order: tuple[int, ...]
+    ) -> dict[str, tuple[Segment, ...]]: ...
+
+
 @dataclass(frozen=True, slots=True)
 class ShotResult:
     """A simulated shot: the time-ordered event log, each ball's rest position (``None``
@@ -189,7 +235,7 @@ class ShotResult:
     events: tuple[Event, ...]
     rest: dict[str, Vec2 | None]
     duration: float
-    paths: dict[str, tuple[Segment, ...]]
+    paths: Mapping[str, tuple[Segment, ...]]
 
     def __repr__(self) -> str:
         """Short: the time to rest, the number of events and where each ball stopped (the
