@@ -261,6 +261,31 @@ static double poly_entry(const double *c, int deg, double H) {
     if (c[0] > 0 && surely_positive(c, deg, H)) return INF;
     double dc[4];
     for (int k = 0; k < deg; k++) dc[k] = (k + 1) * c[k + 1];
+    if (deg == 4 && dc[3] != 0) {
+        /* The same search with the knots (the cubic derivative's roots, each found on its
+         * monotone piece as roots_in finds it) found one at a time, in order, stopping at
+         * the first entry: the same numbers, without the roots beyond the entry. */
+        double d2[3] = {dc[1], 2 * dc[2], 3 * dc[3]}, k2[4];
+        int n2 = 0;
+        k2[n2++] = 0;
+        n2 += roots_in(d2, 2, H, k2 + 1);
+        k2[n2++] = H;
+        double ga = dc[0], prev = 0, fa = c[0];
+        for (int k = 0; k + 1 < n2; k++) {
+            double gb = horner(dc, 3, k2[k + 1]);
+            if ((ga < 0 && gb > 0) || (ga > 0 && gb < 0)) {
+                double r = mono_root(dc, 3, k2[k], k2[k + 1], ga, gb);
+                double fb = horner(c, 4, r);
+                if (fa > 0 && fb <= 0) return mono_root(c, 4, prev, r, fa, fb);
+                fa = fb;
+                prev = r;
+            }
+            ga = gb;
+        }
+        double fb = horner(c, 4, H);
+        if (fa > 0 && fb <= 0) return mono_root(c, 4, prev, H, fa, fb);
+        return INF;
+    }
     double knots[5];
     int nk = 0;
     knots[nk++] = 0;
