@@ -310,7 +310,7 @@ static void poly_shift(const double *c, int deg, double s, double *out) {
 /* The same for a quadratic c0 + c1 tau + c2 tau^2, in closed form. (A shortcut first, as
  * in surely_positive: when the Bernstein coefficients on [0, H] all exceed 1e-10 of the
  * scale S, any root the formula could give lies beyond H, so the answer is INF anyway.) */
-static double quad_entry(double c0, double c1, double c2, double H) {
+static inline double quad_entry(double c0, double c1, double c2, double H) {
     if (c0 <= 0) {
         if (c1 < 0 || (c1 == 0 && c2 < 0)) return 0.0;
         if (!(c2 < 0)) return INF;
