@@ -8,7 +8,9 @@ game.
 
 Entry points: :func:`simulate` (one stroke), :func:`simulate_batch` (many candidate
 strokes from one position), :func:`simulate_compact` (the same, lean results),
-:func:`strike_to_launch` (cue action to launch state).
+:func:`strike_to_launch` (cue action to launch state), and, for thousands of strokes from
+many positions in one call with NumPy arrays in and out, ``onered.physics.batch.simulate_many``
+(a module of its own, so that the single-shot entry points do not import NumPy).
 """
 
 from onered.physics.cue import cue_speed, squirt_angle, strike_to_launch
