@@ -219,31 +219,33 @@ static int bern_positive(const double *b, int deg, double margin, int depth) {
 
 static int surely_positive(const double *c, int deg, double H) {
     if (!(H < INF) || deg < 2) return 0;
-    double a[5], b[5], S = 0, hk = 1;
-    for (int k = 0; k <= deg; k++) {
-        a[k] = c[k] * hk;
-        S += fabs(a[k]);
-        hk *= H;
-    }
-    if (!(S < INF) || !(S > 1e-250)) return 0;
-    /* b_i = sum_k binom(i, k) / binom(deg, k) a_k */
+    double b[5], margin;
+    /* a_k = c_k H^k; b_i = sum_k binom(i, k) / binom(deg, k) a_k */
     if (deg == 4) {
-        b[0] = a[0];
-        b[1] = a[0] + 0.25 * a[1];
-        b[2] = a[0] + 0.5 * a[1] + (1.0 / 6) * a[2];
-        b[3] = a[0] + 0.75 * a[1] + 0.5 * a[2] + 0.25 * a[3];
-        b[4] = a[0] + a[1] + a[2] + a[3] + a[4];
+        const double H2 = H * H, a1 = c[1] * H, a2 = c[2] * H2, a3 = c[3] * H2 * H,
+                     a4 = c[4] * H2 * H2;
+        margin = 1e-10 * (fabs(c[0]) + fabs(a1) + fabs(a2) + fabs(a3) + fabs(a4));
+        b[0] = c[0];
+        b[1] = c[0] + 0.25 * a1;
+        b[2] = c[0] + 0.5 * a1 + (1.0 / 6) * a2;
+        b[3] = c[0] + 0.75 * a1 + 0.5 * a2 + 0.25 * a3;
+        b[4] = c[0] + a1 + a2 + a3 + a4;
     } else if (deg == 3) {
-        b[0] = a[0];
-        b[1] = a[0] + (1.0 / 3) * a[1];
-        b[2] = a[0] + (2.0 / 3) * a[1] + (1.0 / 3) * a[2];
-        b[3] = a[0] + a[1] + a[2] + a[3];
+        const double a1 = c[1] * H, a2 = c[2] * H * H, a3 = c[3] * H * H * H;
+        margin = 1e-10 * (fabs(c[0]) + fabs(a1) + fabs(a2) + fabs(a3));
+        b[0] = c[0];
+        b[1] = c[0] + (1.0 / 3) * a1;
+        b[2] = c[0] + (2.0 / 3) * a1 + (1.0 / 3) * a2;
+        b[3] = c[0] + a1 + a2 + a3;
     } else {
-        b[0] = a[0];
-        b[1] = a[0] + 0.5 * a[1];
-        b[2] = a[0] + a[1] + a[2];
+        const double a1 = c[1] * H, a2 = c[2] * H * H;
+        margin = 1e-10 * (fabs(c[0]) + fabs(a1) + fabs(a2));
+        b[0] = c[0];
+        b[1] = c[0] + 0.5 * a1;
+        b[2] = c[0] + a1 + a2;
     }
-    return bern_positive(b, deg, 1e-10 * S, BERN_DEPTH);
+    if (!(margin < INF) || !(margin > 1e-260)) return 0;
+    return bern_positive(b, deg, margin, BERN_DEPTH);
 }
 
 /* First tau in [0, H] at which c(tau) (degree <= 4) enters c <= 0 from above, or 0 if
