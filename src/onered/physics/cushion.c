@@ -142,9 +142,11 @@ static inline void mv_lerp(CushionState *s, const CushionState *next, double f) 
     s->wz += f * (next->wz - s->wz);
 }
 
-void cushion_mathavan2010(const CushionPhys *P, CushionState *s) {
-    const double u0 = s->u, st = P->sin_t, ct = P->cos_t;
+void cushion_mathavan2010(const CushionPhys *P, CushionState *io) {
+    const double u0 = io->u, st = P->sin_t, ct = P->cos_t;
     if (!(u0 > 0)) return;
+    /* the state in a local (kept in registers, not stored back each step) */
+    CushionState cur = *io, *s = &cur;
     const double im = 1 / P->m, ri = P->R / P->I, r2i = P->R * ri;
     Mv K;
     K.R = P->R;
@@ -181,6 +183,7 @@ void cushion_mathavan2010(const CushionPhys *P, CushionState *s) {
     }
     if (k == MV_MAX_STEPS) {
         s->u = 0;  /* held by the cushion (see MV_MAX_STEPS) */
+        *io = cur;
         return;
     }
     /* restitution: until the work done on the way out is e^2 times that on the way in */
@@ -199,12 +202,14 @@ void cushion_mathavan2010(const CushionPhys *P, CushionState *s) {
                 x = disc > 0 ? (sqrt(disc) - a) / b : h;
             }
             mv_lerp(s, &next, max_d(0.0, min_d(1.0, x / h)));
+            *io = cur;
             return;
         }
         done += dw;
         *s = next;
     }
     if (s->u > 0) s->u = 0;
+    *io = cur;
 }
 
 /* ------------------------------------------------------------------ han2005 */

@@ -389,8 +389,7 @@ static void set_state(Ball *b, const Phys *P, double t, double x, double y, doub
     b->rests = 0;
     if (fabs(wz) <= EPS_W) wz = 0;
     double ux = vx - R * wy, uy = vy + R * wx;  /* slip of the contact point: v + R z x w */
-    double u = norm2(ux, uy);
-    double v = norm2(vx, vy);
+    double u = norm2(ux, uy), v;
     if (u > EPS_U) {
         ux /= u;
         uy /= u;
@@ -400,7 +399,7 @@ static void set_state(Ball *b, const Phys *P, double t, double x, double y, doub
         b->awx = -P->ang_slide * uy;  /* (5 mu_s g / 2R) z x u^ */
         b->awy = P->ang_slide * ux;
         b->t_end = t + 2 * u / (7 * P->slide_dec);
-    } else if (v > EPS_V) {
+    } else if ((v = norm2(vx, vy)) > EPS_V) {
         b->state = ST_ROLLING;
         wx = -vy / R;
         wy = vx / R;
