@@ -8,16 +8,18 @@
    physics, the bridge's reading of the shot, the referee): its paths, the ball it meets,
    what it scores and where. Candidates of the same kind (the same first ball, scoring
    parts and pockets) are one suggestion; the best few kinds by the search's value go on.
-3. **Monte Carlo**: each goes through the game loop ``samples`` times under the level's
-   execution noise (the same draws for every candidate, so they are compared like with
-   like). A sample's value is the search's value of a judged stroke
-   (:meth:`Searcher.stroke_value`: points plus the striker's leave when the visit goes on,
-   minus the opponent's when it ends, minus the penalty and his better option after a
-   foul). The mean is the **expected value** the suggestions are ranked by; the share of
-   samples that score (no foul) is the **chance of scoring**. The cue is raised to the least
-   elevation the rail and the balls allow (``onered.players.elevation``), so near a cushion
-   a hard stroke may jump or send a ball off the table: the referee's fouls, counted in the
-   **chance of a foul** and reported on their own (**jump**, **off the table**).
+3. **Monte Carlo**: each is judged as the game loop judges a stroke ``samples`` times under
+   the level's execution noise (the same draws for every candidate, so they are compared
+   like with like; the samples of a candidate in one engine call,
+   ``onered.physics.batch.simulate_many``). A sample's value is the search's value of a
+   judged stroke (:meth:`Searcher.stroke_value`: points plus the striker's leave when the
+   visit goes on, minus the opponent's when it ends, minus the penalty and his better option
+   after a foul). The mean is the **expected value** the suggestions are ranked by; the
+   share of samples that score (no foul) is the **chance of scoring**. The cue is raised to
+   the least elevation the rail and the balls allow (``onered.players.elevation``), so near
+   a cushion a hard stroke may jump or send a ball off the table: the referee's fouls,
+   counted in the **chance of a foul** and reported on their own (**jump**, **off the
+   table**).
 4. **Why** a suggestion beats the next one: the gap in expected value splits exactly into
    a chance term, a points term, a leave term (what the stroke leaves when it scores) and
    a safety term (what it leaves when it does not); the largest names the reason.
@@ -31,17 +33,20 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 
-from onered import bridge
+import numpy as np
+
+from onered import bridge, rules
 from onered.coach.action import CueAction, describe
 from onered.errors import OneredError
-from onered.game.loop import Game
+from onered.game.loop import BALL_ORDER, Game, settle
 from onered.game.model import Action, GameError, Position, StrokeRecord
 from onered.game.simulator import PhysicsSimulator
-from onered.physics import Params, TableSpec
+from onered.physics import Params, Strike, TableSpec
+from onered.physics.batch import simulate_many
 from onered.physics.types import ShotResult, position_at
 from onered.players.search import Choice, Searcher
 from onered.players.strength import STRENGTHS, Budget, Strength
-from onered.rules import Ball, FoulCode, ScoreKind
+from onered.rules import Ball, FoulCode, GameState, ScoreKind, Verdict
 from onered.table import Point
 
 #: Suggestions returned by default, and how many kinds of stroke are weighed for them.
@@ -255,6 +260,60 @@ class Coach:
                 out.append((choice, record))
         return out
 
+    def _judged(
+        self, position: Position, placed: Point | None, strikes: Sequence[Strike]
+    ) -> list[tuple[GameState, Verdict]]:
+        """Each of ``strikes`` played from ``position`` (the cue ball placed at ``placed``
+        from hand) as the game loop would play it (``Game.play``): the referee's state
+        after it, the table settled, and its verdict. All in one engine call
+        (``onered.physics.batch.simulate_many``), read by the bridge
+        (``bridge.batch_strokes``); a stroke from hand whose cue ball met a cushion is read
+        from its full shot (run again with paths), as the game loop reads it: where the
+        contact lies, in baulk or not, is read on the path."""
+        me = position.cue_ball
+        balls = dict(position.balls)
+        hand = placed is not None
+        if placed is not None:
+            placed = (float(placed[0]), float(placed[1]))
+            balls[me] = placed
+        state = replace(
+            position.state, table={b: position.balls[b] for b in BALL_ORDER if b in position.balls}
+        )
+        names = {b.value: balls[b] for b in BALL_ORDER if b in balls}
+        n = len(strikes)
+        simulator = self.simulator
+        shots = simulate_many(
+            np.array([list(names.values())]),
+            me.value,
+            strikes=np.array(
+                [(x.speed, x.aim, x.side, x.height, x.elevation) for x in strikes]
+            ).reshape(-1, 5),
+            ball_ids=tuple(names),
+            params=simulator.params,
+            table=simulator.table,
+            events=hand,
+        )
+        strokes = bridge.batch_strokes(
+            shots, placed=[placed] * n if hand else None, before=[names] * n if hand else None
+        )
+        ids = shots.ball_ids
+        ci = ids.index(me.value)
+        cushions = shots.cushions[:, ci].tolist()
+        fates = shots.fate.tolist()
+        rests = shots.rest.tolist()
+        out: list[tuple[GameState, Verdict]] = []
+        for k, stroke in enumerate(strokes):
+            if hand and cushions[k]:
+                stroke = bridge.stroke(shots.result(k), me.value, names, placed=placed)
+            after, verdict = rules.judge(state, stroke)
+            rest: dict[Ball, Point | None] = {
+                Ball(b): None if fate else (xy[0], xy[1])
+                for b, fate, xy in zip(ids, fates[k], rests[k], strict=True)
+            }
+            table = settle(rest, after, verdict.placements)
+            out.append((replace(after, table=dict(table)), verdict))
+        return out
+
     def _odds(
         self,
         position: Position,
@@ -273,14 +332,11 @@ class Coach:
         scoring_points: list[float] = []
         failing: list[float] = []
         hits = fouls = jumps = off_table = total_points = 0
-        for _ in range(samples):
-            # clamped to the cue's limits, so the table accepts every sample; the cue no
-            # lower than the rail and the balls allow
-            strike = clear.lift(noise.apply(choice.strike, rng))
-            game = Game.resume(position.state, position.balls, self.simulator)
-            record = game.play(Action(strike, placed=choice.placed))
-            verdict = record.verdict
-            value = self.searcher.stroke_value(s, game.state, verdict)
+        # clamped to the cue's limits, so the table accepts every sample; the cue no lower
+        # than the rail and the balls allow
+        strikes = [clear.lift(noise.apply(choice.strike, rng)) for _ in range(samples)]
+        for state, verdict in self._judged(position, choice.placed, strikes):
+            value = self.searcher.stroke_value(s, state, verdict)
             values.append(value)
             foul = verdict.foul
             if foul is not None:

@@ -1,9 +1,9 @@
 """The AI's search for a stroke: candidates from geometry, judged by simulation.
 
 One decision runs three stages, every candidate simulated on the table with
-``onered.physics.simulate_compact`` and judged by the referee itself (``rules.judge``), so
-the points, fouls, limits, the baulk-line rule and the referee's placements are exactly
-the game's:
+``onered.physics.batch.simulate_many`` (one engine call a stage, no Python object per shot)
+and judged by the referee itself (``rules.judge``), so the points, fouls, limits, the
+baulk-line rule and the referee's placements are exactly the game's:
 
 1. **Scan.** From each place considered (the cue ball where it lies, or a few places in
    the D when in hand), aims spread across each object ball from thin to thin (they find
@@ -41,10 +41,13 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+import numpy as np
+
 from onered import bridge, rules
 from onered.game.loop import settle
 from onered.game.model import Position
-from onered.physics import CompactShot, Params, TableSpec, simulate_compact, strike_to_launch
+from onered.physics import Params, TableSpec
+from onered.physics.batch import Shots, simulate_many
 from onered.physics.types import Strike
 from onered.players.elevation import Clearance
 from onered.players.geometry import (
@@ -156,6 +159,8 @@ class _Context:
         self.from_hand = position.in_hand
         self.objects = [(b, p) for b, p in position.balls.items() if b is not self.me]
         self._names = {b.value: p for b, p in position.balls.items()}
+        #: the balls' names in the order the search gives the engine their centres
+        self.ids = (*(b.value for b, _ in self.objects), self.me.value)
 
     def names_with(self, placed: Point) -> dict[str, Point]:
         """Every ball's centre before the stroke by name, the cue ball placed at ``placed``."""
@@ -220,50 +225,61 @@ class Searcher:
         return Clearance(cue, others, self.params, self.table)
 
     def _simulate(
-        self, ctx: _Context, cue: Point, strikes: Sequence[Strike]
-    ) -> tuple[tuple[str, ...], tuple[CompactShot, ...], list[Strike]]:
-        """The strikes simulated from ``cue``, each with the cue raised to the least
-        elevation the position allows (:class:`Clearance`; one computation per aim and
-        tip offset): the batch's ball ids, its shots and the strikes as played."""
-        balls = {b.value: p for b, p in ctx.objects}
-        clear = Clearance(cue, balls.values(), self.params, self.table)
-        balls[ctx.me.value] = cue
-        least: dict[tuple[float, float, float], float] = {}
-        played: list[Strike] = []
-        for s in strikes:
-            key = (s.aim, s.side, s.height)
-            low = least.get(key)
-            if low is None:
-                low = least[key] = clear.minimum(s.aim, s.side, s.height)
-            played.append(
-                s if s.elevation >= low else Strike(s.speed, s.aim, s.side, s.height, low)
-            )
-        params = self.params
-        launches = [strike_to_launch(s, params) for s in played]
-        batch = simulate_compact(balls, ctx.me.value, launches, params, self.table)
-        return batch.ball_ids, batch.shots, played
-
-    def _judge(
         self,
         ctx: _Context,
-        placed: Point | None,
-        ids: tuple[str, ...],
-        shot: CompactShot,
-        opp_from_d: float,
-    ) -> tuple[float, Verdict]:
-        """The value of one simulated stroke, and the referee's verdict on it: the bridge
-        reads the shot (``onered.bridge.compact_stroke``), the game loop's foul reading
-        judges a stroke from hand (decision 7), the referee the rest."""
-        state, verdict = rules.judge(ctx.state, self._stroke(ctx, placed, ids, shot))
-        return self.stroke_value(ctx.s, state, verdict, opp_from_d), verdict
+        places: Sequence[Point | None],
+        groups: Sequence[tuple[int, Sequence[Strike]]],
+    ) -> tuple[Shots, list[Strike]]:
+        """The strikes of each ``(place index, strikes)`` group simulated from that place,
+        all in one engine call (``onered.physics.batch.simulate_many``), each with the cue
+        raised to the least elevation the position allows (:class:`Clearance`; one
+        computation per place, aim and tip offset): the shots, in the groups' order, and
+        the strikes as played. From hand the event logs are kept (the referee's reading
+        of a stroke from hand needs them)."""
+        objects = [p for _, p in ctx.objects]
+        params = self.params
+        positions: list[list[Point]] = []
+        rows: list[tuple[float, float, float, float, float]] = []
+        at: list[int] = []
+        played: list[Strike] = []
+        for n, (place, strikes) in enumerate(groups):
+            placed = places[place]
+            cue = placed if placed is not None else ctx.position.balls[ctx.me]
+            positions.append([*objects, cue])
+            clear = Clearance(cue, objects, params, self.table)
+            least: dict[tuple[float, float, float], float] = {}
+            for s in strikes:
+                key = (s.aim, s.side, s.height)
+                low = least.get(key)
+                if low is None:
+                    low = least[key] = clear.minimum(s.aim, s.side, s.height)
+                if s.elevation < low:
+                    s = Strike(s.speed, s.aim, s.side, s.height, low)
+                played.append(s)
+                rows.append((s.speed, s.aim, s.side, s.height, s.elevation))
+                at.append(n)
+        shots = simulate_many(
+            np.array(positions),
+            ctx.me.value,
+            strikes=np.array(rows).reshape(-1, 5),
+            at=np.array(at, np.int32),
+            ball_ids=ctx.ids,
+            params=params,
+            table=self.table,
+            events=ctx.from_hand,
+        )
+        return shots, played
 
-    def _stroke(
-        self, ctx: _Context, placed: Point | None, ids: tuple[str, ...], shot: CompactShot
-    ) -> Stroke:
-        """The referee's stroke for a simulated one: the bridge's reading, a stroke from
-        hand's foul included."""
-        before = None if placed is None else ctx.names_with(placed)
-        return bridge.compact_stroke(shot, ids, ctx.me.value, placed=placed, before=before)
+    def _strokes(self, ctx: _Context, placed: Sequence[Point | None], shots: Shots) -> list[Stroke]:
+        """The referee's strokes for simulated ones (``placed``: each shot's placement
+        from hand, or ``None``): the bridge's reading (``onered.bridge.batch_strokes``),
+        a stroke from hand's foul included."""
+        if not ctx.from_hand:
+            return bridge.batch_strokes(shots)
+        before = {p: ctx.names_with(p) for p in set(placed) if p is not None}
+        return bridge.batch_strokes(
+            shots, placed=placed, before=[None if p is None else before[p] for p in placed]
+        )
 
     def stroke_value(
         self, s: int, state: GameState, verdict: Verdict, opp_from_d: float | None = None
@@ -297,18 +313,26 @@ class Searcher:
         jobs: Sequence[tuple[int, Strike, int]],
         opp_from_d: float,
     ) -> list[_Scored]:
-        """Simulate and judge ``(place index, strike, tag)`` jobs, grouped by place."""
-        out: list[_Scored] = []
+        """Simulate and judge ``(place index, strike, tag)`` jobs, grouped by place (in
+        one engine call)."""
         by_place: dict[int, list[tuple[Strike, int]]] = {}
         for place, strike, tag in jobs:
             by_place.setdefault(place, []).append((strike, tag))
-        for place, items in by_place.items():
-            placed = places[place]
-            cue = placed if placed is not None else ctx.position.balls[ctx.me]
-            ids, shots, played = self._simulate(ctx, cue, [s for s, _ in items])
-            for (_, tag), strike, shot in zip(items, played, shots, strict=True):
-                value, verdict = self._judge(ctx, placed, ids, shot, opp_from_d)
-                out.append(_Scored(value, place, strike, verdict, tag))
+        if not by_place:
+            return []
+        groups = [(place, [s for s, _ in items]) for place, items in by_place.items()]
+        shots, played = self._simulate(ctx, places, groups)
+        where = [place for place, items in by_place.items() for _ in items]
+        tags = [tag for items in by_place.values() for _, tag in items]
+        placed = [places[place] for place in where]
+        state, s, judge, value_of = ctx.state, ctx.s, rules.judge, self.stroke_value
+        out: list[_Scored] = []
+        for place, tag, strike, stroke in zip(
+            where, tags, played, self._strokes(ctx, placed, shots), strict=True
+        ):
+            after, verdict = judge(state, stroke)
+            value = value_of(s, after, verdict, opp_from_d)
+            out.append(_Scored(value, place, strike, verdict, tag))
         return out
 
     # --- candidates -----------------------------------------------------------------------
@@ -688,10 +712,14 @@ class Searcher:
         if verdict.foul is not None or verdict.visit_over or not verdict.baulk_required:
             return None
         placed = places[item.place]
-        cue = placed if placed is not None else ctx.position.balls[ctx.me]
-        ids, shots, _ = self._simulate(ctx, cue, [item.strike])
-        state, again = rules.judge(ctx.state, self._stroke(ctx, placed, ids, shots[0]))
-        rest = {Ball(ids[i]): p for i, p in enumerate(shots[0].rest)}
+        shots, _ = self._simulate(ctx, places, [(item.place, [item.strike])])
+        state, again = rules.judge(ctx.state, self._strokes(ctx, [placed], shots)[0])
+        rest: dict[Ball, Point | None] = {
+            Ball(b): None if fate else (x, y)
+            for b, fate, (x, y) in zip(
+                shots.ball_ids, shots.fate[0].tolist(), shots.rest[0].tolist(), strict=True
+            )
+        }
         balls = settle(rest, state, again.placements)
         return Position(balls=balls, state=replace(state, table=dict(balls)))
 

@@ -4,9 +4,9 @@ randomness from :func:`~onered.study.spec.task_seed`); rows come back as plain d
 any backend can carry them.
 
 Games are played by ``onered.players.play_game`` on ``onered.game``; a shot's samples are
-simulated in one call of ``onered.physics.simulate_batch`` and each is read by the game loop
-itself (``Game.play`` on a table that returns the precomputed result: the bridge's reading
-and the referee's verdict, exactly as in a game).
+simulated in one call of ``onered.physics.batch.simulate_many`` and each is read as the game
+loop reads a played stroke (the bridge's reading, ``bridge.batch_strokes``, and the
+referee's verdict), without a Python object per shot on the engine's side.
 """
 
 from __future__ import annotations
@@ -30,9 +30,9 @@ from onered.study.spec import (
 )
 
 if TYPE_CHECKING:
-    from onered.game import Game, StrokeRecord
-    from onered.physics import Params, ShotResult, Strike, TableSpec
+    from onered.physics import Params, Strike, TableSpec
     from onered.players import Player
+    from onered.rules import GameState, Verdict
     from onered.table import Point
 
 Row = dict[str, Any]
@@ -195,56 +195,64 @@ def play_one(
 # --- shots --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Given:
-    """A table (``onered.game.Simulator``) whose next stroke's result is already known: a
-    sample of a batch, read by the game loop exactly as a played stroke."""
+@dataclass(frozen=True, slots=True)
+class ShotRead:
+    """A stroke of a shots study as the game loop reads it: the referee's verdict, and the
+    pocket each ball that fell went into (the bridge's ``pocket_of``)."""
 
-    result: ShotResult
-    params: Params
-    table: TableSpec
-
-    def simulate(self, balls: Mapping[str, Point], cue_ball: str, strike: Strike) -> ShotResult:
-        return self.result
-
-    def describe(self) -> dict[str, Any]:
-        return {}
-
-    def check(self, balls: Mapping[str, Point]) -> None:
-        from onered.physics import check_position
-
-        check_position(balls, self.params, self.table)
+    verdict: Verdict
+    pockets: Mapping[str, str]
 
 
-def _position_game(balls: Mapping[str, Point], simulator: _Given) -> Game:
-    """A game at a constructed mid-game position: the white's owner to play, 0 : 0."""
+def _position_state(balls: Mapping[str, Point]) -> GameState:
+    """The referee at a constructed mid-game position: the white's owner to play, 0 : 0
+    (the balls in the game loop's order, as ``Game.resume`` keeps them)."""
     from onered import rules
-    from onered.game import Game
+    from onered.game.loop import BALL_ORDER
     from onered.rules import Ball, Match
 
-    state = replace(
+    table = {Ball(b): p for b, p in balls.items()}
+    return replace(
         rules.start(Match(target=100, players=("striker", "opponent"))),
-        table={Ball(b): p for b, p in balls.items()},
+        table={b: table[b] for b in BALL_ORDER if b in table},
         stroke_no=10,
         red_spot=None,
     )
-    return Game.resume(state, {Ball(b): p for b, p in balls.items()}, simulator)
 
 
 def read_strokes(
     balls: Mapping[str, Point], strikes: list[Strike], params: Params, table: TableSpec
-) -> list[StrokeRecord]:
-    """The game loop's record (the referee's verdict included) of each strike of the white
-    from ``balls``, simulated in one batch."""
-    from onered.game import Action
-    from onered.physics import simulate_batch, strike_to_launch
+) -> list[ShotRead]:
+    """The game loop's reading (the bridge's stroke, the referee's verdict) of each strike
+    of the white from ``balls``: every strike in one engine call
+    (``onered.physics.batch.simulate_many``, no Python object per shot), read by
+    ``onered.bridge.batch_strokes`` and judged by ``rules.judge``, exactly as
+    ``Game.play`` reads a played stroke."""
+    import numpy as np
 
-    launches = [strike_to_launch(s, params) for s in strikes]
-    results = simulate_batch(balls, "white", launches, params, table, paths=False)
-    return [
-        _position_game(balls, _Given(result, params, table)).play(Action(strike=strike))
-        for strike, result in zip(strikes, results, strict=True)
-    ]
+    from onered import bridge, rules
+    from onered.physics.batch import simulate_many
+    from onered.table import POCKET_NAMES
+
+    state = _position_state(balls)
+    shots = simulate_many(
+        np.array([list(balls.values())]),
+        "white",
+        strikes=np.array(
+            [(s.speed, s.aim, s.side, s.height, s.elevation) for s in strikes]
+        ).reshape(-1, 5),
+        ball_ids=tuple(balls),
+        params=params,
+        table=table,
+    )
+    ids = shots.ball_ids
+    pockets = shots.pocket.tolist()
+    out = []
+    for k, stroke in enumerate(bridge.batch_strokes(shots)):
+        _, verdict = rules.judge(state, replace(stroke, striker="striker"))
+        fell = {b: POCKET_NAMES[i] for b, i in zip(ids, pockets[k], strict=True) if i >= 0}
+        out.append(ShotRead(verdict, fell))
+    return out
 
 
 def _unit(dx: float, dy: float) -> tuple[float, float]:
@@ -307,13 +315,11 @@ def target_kind(spec: ShotsSpec) -> tuple[str, str]:
     return ("pot_red", "red") if spec.shot is ShotKind.POT else ("in_off_red", "white")
 
 
-def _pocket(record: StrokeRecord, ball: str) -> str:
-    from onered.bridge import pocket_of
-
-    return pocket_of(record.result.events, ball) or ""
+def _pocket(record: ShotRead, ball: str) -> str:
+    return record.pockets.get(ball, "")
 
 
-def _success(record: StrokeRecord, spec: ShotsSpec) -> bool:
+def _success(record: ShotRead, spec: ShotsSpec) -> bool:
     """No foul, the part scored, and the ball in the named pocket."""
     kind, ball = target_kind(spec)
     v = record.verdict
