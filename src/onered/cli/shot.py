@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -137,13 +137,33 @@ def _play(text: str | bytes, drawing: Drawing | None) -> bytes:
     return line
 
 
+def _answers(
+    shots: Sequence[bytes | str], numbers: Sequence[int], drawing: Drawing | None
+) -> list[bytes | Exception]:
+    """The answer (an output line, or the exception raised) of each shot line of a batch
+    (``numbers``: their input line numbers, for the pictures). Without pictures the lines
+    are played together (:func:`onered.protocol.shot_batch.play_lines`), with them one by
+    one."""
+    if drawing is None:
+        from onered.protocol.shot_batch import play_lines
+
+        return play_lines(shots)
+    answers: list[bytes | Exception] = []
+    for at, line in zip(numbers, shots, strict=True):
+        try:
+            answers.append(_play(line, drawing.numbered(at)))
+        except Exception as exc:  # reported in the line's place
+            answers.append(exc)
+    return answers
+
+
 def batch(
     source: IO[Any] | Iterable[str], out: IO[Any], err: IO[Any], drawing: Drawing | None = None
 ) -> int:
     """``onered shot --batch``: one output line per non-blank input line, answers written
     and flushed per batch of ready input; 2 if any line failed, else 0."""
     from onered.protocol.lines import is_blank, line_batches, sink
-    from onered.protocol.shot import ShotProtocolError, error_line, play_line
+    from onered.protocol.shot import ShotProtocolError, error_line
 
     write_out, write_err = sink(out), sink(err)
     status = 0
@@ -151,23 +171,19 @@ def batch(
     for lines in line_batches(source):
         answers: list[bytes] = []
         problems: list[str] = []
-        for line in lines:
-            number += 1
-            if is_blank(line):
+        numbers = [number + k for k, line in enumerate(lines, 1) if not is_blank(line)]
+        shots = [lines[at - number - 1] for at in numbers]
+        number += len(lines)
+        for at, got in zip(numbers, _answers(shots, numbers, drawing), strict=True):
+            if isinstance(got, bytes):
+                answers.append(got)
                 continue
-            try:
-                if drawing is None:
-                    answers.append(play_line(line))
-                else:
-                    answers.append(_play(line, drawing.numbered(number)))
-            except (ShotProtocolError, OSError) as exc:
-                message = str(exc)
-            except Exception as exc:  # a bug must not lose the rest of the batch
-                message = f"internal error: {type(exc).__name__}: {exc}"
-            else:
-                continue
-            answers.append(error_line(message, number))
-            problems.append(f"line {number}: {message}\n")
+            if isinstance(got, ShotProtocolError | OSError):
+                message = str(got)
+            else:  # a bug must not lose the rest of the batch
+                message = f"internal error: {type(got).__name__}: {got}"
+            answers.append(error_line(message, at))
+            problems.append(f"line {at}: {message}\n")
             status = 2
         if answers:
             write_out(b"".join(answers))
