@@ -185,36 +185,35 @@ static int roots_in(const double *c, int deg, double H, double *out) {
  * answers 1, the search would have returned INF, so no result changes by a bit. */
 #define BERN_DEPTH 3
 
-static inline int above(const double *b, int deg, double margin) {
+static int bern_positive(const double *b, int deg, double margin, int depth) {
     int ok = b[0] > margin;
     for (int k = 1; k <= deg; k++) ok &= b[k] > margin;
-    return ok;
-}
-
-static int bern_positive(const double *b, int deg, double margin, int depth) {
-    if (above(b, deg, margin)) return 1;
+    if (ok) return 1;
     if (depth == 0 || !(b[0] > margin) || !(b[deg] > margin)) return 0;
     /* de Casteljau at the middle: the left piece's coefficients, then the right's */
-    double left[5], right[5];
-    if (deg == 4) {
-        double m01 = 0.5 * (b[0] + b[1]), m12 = 0.5 * (b[1] + b[2]);
-        double m23 = 0.5 * (b[2] + b[3]), m34 = 0.5 * (b[3] + b[4]);
-        double m012 = 0.5 * (m01 + m12), m123 = 0.5 * (m12 + m23), m234 = 0.5 * (m23 + m34);
-        double m0123 = 0.5 * (m012 + m123), m1234 = 0.5 * (m123 + m234);
-        double mid = 0.5 * (m0123 + m1234);
-        left[0] = b[0]; left[1] = m01; left[2] = m012; left[3] = m0123; left[4] = mid;
-        right[0] = mid; right[1] = m1234; right[2] = m234; right[3] = m34; right[4] = b[4];
-    } else {
-        double w[5];
-        for (int k = 0; k <= deg; k++) w[k] = b[k];
-        for (int r = 0; r <= deg; r++) {
-            left[r] = w[0];
-            right[deg - r] = w[deg - r];
-            for (int k = 0; k < deg - r; k++) w[k] = 0.5 * (w[k] + w[k + 1]);
-        }
+    double w[5], left[5], right[5];
+    for (int k = 0; k <= deg; k++) w[k] = b[k];
+    for (int r = 0; r <= deg; r++) {
+        left[r] = w[0];
+        right[deg - r] = w[deg - r];
+        for (int k = 0; k < deg - r; k++) w[k] = 0.5 * (w[k] + w[k + 1]);
     }
     return bern_positive(left, deg, margin, depth - 1) &&
            bern_positive(right, deg, margin, depth - 1);
+}
+
+/* The same for degree 4, unrolled (the quartics of ball contacts, the common case). */
+static int bern4_positive(double b0, double b1, double b2, double b3, double b4, double margin,
+                          int depth) {
+    if ((b0 > margin) & (b1 > margin) & (b2 > margin) & (b3 > margin) & (b4 > margin)) return 1;
+    if (depth == 0 || !(b0 > margin) || !(b4 > margin)) return 0;
+    double m01 = 0.5 * (b0 + b1), m12 = 0.5 * (b1 + b2), m23 = 0.5 * (b2 + b3);
+    double m34 = 0.5 * (b3 + b4);
+    double m012 = 0.5 * (m01 + m12), m123 = 0.5 * (m12 + m23), m234 = 0.5 * (m23 + m34);
+    double m0123 = 0.5 * (m012 + m123), m1234 = 0.5 * (m123 + m234);
+    double mid = 0.5 * (m0123 + m1234);
+    return bern4_positive(b0, m01, m012, m0123, mid, margin, depth - 1) &&
+           bern4_positive(mid, m1234, m234, m34, b4, margin, depth - 1);
 }
 
 static int surely_positive(const double *c, int deg, double H) {
@@ -225,11 +224,10 @@ static int surely_positive(const double *c, int deg, double H) {
         const double H2 = H * H, a1 = c[1] * H, a2 = c[2] * H2, a3 = c[3] * H2 * H,
                      a4 = c[4] * H2 * H2;
         margin = 1e-10 * (fabs(c[0]) + fabs(a1) + fabs(a2) + fabs(a3) + fabs(a4));
-        b[0] = c[0];
-        b[1] = c[0] + 0.25 * a1;
-        b[2] = c[0] + 0.5 * a1 + (1.0 / 6) * a2;
-        b[3] = c[0] + 0.75 * a1 + 0.5 * a2 + 0.25 * a3;
-        b[4] = c[0] + a1 + a2 + a3 + a4;
+        if (!(margin < INF) || !(margin > 1e-260)) return 0;
+        return bern4_positive(c[0], c[0] + 0.25 * a1, c[0] + 0.5 * a1 + (1.0 / 6) * a2,
+                              c[0] + 0.75 * a1 + 0.5 * a2 + 0.25 * a3, c[0] + a1 + a2 + a3 + a4,
+                              margin, BERN_DEPTH);
     } else if (deg == 3) {
         const double a1 = c[1] * H, a2 = c[2] * H * H, a3 = c[3] * H * H * H;
         margin = 1e-10 * (fabs(c[0]) + fabs(a1) + fabs(a2) + fabs(a3));
