@@ -63,25 +63,44 @@ def test_bad_number_of_tables_is_an_error() -> None:
         SnookerOneRedVectorEnv(num_envs=0)
 
 
-def test_strokes_from_one_position_share_one_engine_call(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Four tables at the opening, the agents placing at the same point: their four
-    strokes are one engine call; the opponents' replies, each from its own position, one
-    call each."""
-    import onered.env.lean as lean
+class _CountingContext:
+    """The engine's kernel context, counting the shots of each ``run_many`` call."""
 
-    calls: list[int] = []
-    real = lean.simulate_compact
+    def __init__(self, context: object) -> None:
+        self.context = context
+        self.calls: list[int] = []
 
-    def counting(balls, cue, launches, params, table):  # type: ignore[no-untyped-def]
-        calls.append(len(launches))
-        return real(balls, cue, launches, params, table)
+    def run_many(self, *args: object) -> object:
+        self.calls.append(len(args[3]))  # type: ignore[arg-type]
+        return self.context.run_many(*args)  # type: ignore[attr-defined]
 
-    env = SnookerOneRedVectorEnv(num_envs=4, agent_first=True, target=50)
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_the_strokes_of_a_round_are_one_kernel_call(threads: int) -> None:
+    """Four tables: their agents' strokes are one kernel call (whatever their positions),
+    then the opponents' replies of each round one call; every stroke is in one call."""
+    env = SnookerOneRedVectorEnv(num_envs=4, agent_first=True, target=50, threads=threads)
     env.reset(seed=0)
-    monkeypatch.setattr(lean, "simulate_compact", counting)
+    counting = _CountingContext(env.engine._context)
+    env.engine._context = counting  # type: ignore[assignment]
     actions = np.zeros((4, 8), dtype=np.float32)
-    actions[:, 0] = np.linspace(-0.9, 0.9, 4)  # four aims, one placement
+    actions[:, 0] = np.linspace(-0.9, 0.9, 4)  # four aims
     actions[:, 1] = -0.95  # slow: no table scores, every opponent replies
-    env.step(actions)
-    assert calls[0] == 4
-    assert sum(calls) == 4 + len(calls) - 1
+    _, _, _, _, info = env.step(actions)
+    assert counting.calls[:2] == [4, 4]
+    assert sum(counting.calls) == int(np.sum(info["strokes"]))
+    env.close()
+
+
+def test_a_round_over_two_threads_equals_one_thread() -> None:
+    """Rounds of 40 tables split over two threads give what one thread gives."""
+    one = SnookerOneRedVectorEnv(num_envs=40, target=20)
+    two = SnookerOneRedVectorEnv(num_envs=40, target=20, threads=2)
+    rng = np.random.default_rng(5)
+    a, b = one.reset(seed=9)[0], two.reset(seed=9)[0]
+    assert np.array_equal(a, b)
+    for _ in range(40):
+        actions = rng.uniform(-1, 1, size=(40, 8)).astype(np.float32)
+        for x, y in zip(one.step(actions)[:4], two.step(actions)[:4], strict=True):
+            assert np.array_equal(x, y)
+    two.close()

@@ -14,14 +14,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from onered.env.lean import LeanGame, Simulated
+from onered.env.lean import LeanGame
 from onered.env.opponents import check_opponent, make_opponent
 from onered.env.spaces import Decision, observe, to_action
+from onered.env.strokes import StrokeEngine
 from onered.errors import OneredError
 from onered.game import Action, Position
 from onered.physics import Params, TableSpec
 from onered.players import Player
-from onered.rules import Match, Option
+from onered.rules import Match, Option, Stroke
 
 #: The players' names in the referee's match: the agent (or player_0/player_1 in the
 #: two-agent form) and the built-in opponent.
@@ -95,10 +96,12 @@ class Config:
 class Frame:
     """One game in an environment: the players' names in the referee's order (the first
     plays first, with the white), the game, the built-in opponent if any, and the strokes
-    played. A game begins with :meth:`start` (or :meth:`start_single`); no lag is played."""
+    played. A game begins with :meth:`start` (or :meth:`start_single`); no lag is played.
+    ``engine`` simulates its strokes (shared by the tables of a vector form)."""
 
-    def __init__(self, config: Config) -> None:
+    def __init__(self, config: Config, engine: StrokeEngine | None = None) -> None:
         self.config = config
+        self.engine = StrokeEngine(config.params, config.table) if engine is None else engine
         self.game: LeanGame
         self.names: tuple[str, str] = (AGENT, OPPONENT)
         self.opponent: Player | None = None
@@ -110,7 +113,7 @@ class Frame:
         self.names = names
         self.opponent = opponent
         self.game = LeanGame(
-            Match(self.config.target, names), self.config.params, self.config.table
+            Match(self.config.target, names), self.config.params, self.config.table, self.engine
         )
         self.strokes = 0
 
@@ -168,9 +171,10 @@ class Frame:
             game.choose(decision.option)
         return to_action(decision, game.balls, game.state)
 
-    def play(self, action: Action, simulated: Simulated | None = None) -> None:
-        """The player to play plays ``action`` (``simulated`` beforehand, or now)."""
-        self.game.play(action, simulated)
+    def play(self, action: Action, stroke: Stroke | None = None) -> None:
+        """The player to play plays ``action`` (simulated now, or ``stroke``: its stroke
+        from the engine's round)."""
+        self.game.play(action, stroke)
         self.strokes += 1
 
     def decide(self, decision: Decision) -> None:

@@ -4,11 +4,12 @@ same way, without a record.
 :meth:`onered.game.Game.play` is most of an environment step, and of its time two thirds
 are not the physics: the stroke's record, the full result's event objects and paths, and
 copies of the table for the record. An environment needs none of them. :class:`LeanGame`
-plays a stroke the way the AI's search does: the engine's compact form
-(:func:`onered.physics.simulate_compact`), read by the bridge
-(:func:`onered.bridge.compact_stroke`, a stroke from hand's foul included), judged by the referee
-(:func:`onered.rules.judge`, :func:`onered.rules.choose`), the table settled by the game
-loop's own :func:`~onered.game.settle`. Nothing here decides a rule or reads an event.
+plays a stroke the way the AI's search does: the engine's batch kernel through the
+environments' :class:`~onered.env.strokes.StrokeEngine` (one call for the strokes of many
+games: the vector form plays a round of all its tables at once), read by the bridge
+(:func:`onered.bridge.batch_strokes`, a stroke from hand's foul included), judged by the
+referee (:func:`onered.rules.judge`, :func:`onered.rules.choose`), the table settled by the
+game loop's own :func:`~onered.game.settle`. Nothing here decides a rule or reads an event.
 
 A test plays thousands of random strokes and foul options through both this and
 :class:`~onered.game.Game` and holds every state and table equal. The one possible
@@ -21,22 +22,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from onered import bridge, rules
-from onered.game.loop import BALL_ORDER, Game, placement_point, placement_problem, settle
+from onered import rules
+from onered.env.strokes import Shot, StrokeEngine
+from onered.game.loop import Game, placement_point, placement_problem, settle
 from onered.game.model import Action, IllegalActionError, IllegalPlacementError, Position
 from onered.game.simulator import PhysicsSimulator
-from onered.physics import CompactShot, Params, TableSpec, simulate_compact, strike_to_launch
-from onered.physics.types import Strike
-from onered.rules import Ball, GameState, Match, Option, Verdict
+from onered.physics import Params, TableSpec
+from onered.rules import Ball, GameState, Match, Option, Stroke, Verdict
 from onered.table import Point
 
-#: The engine's input for one stroke: the balls (name -> centre, in the game's order), the
-#: cue ball's name and the strike.
-Shot = tuple[dict[str, Point], str, Strike]
-#: A stroke simulated beforehand: the batch's ball names and the compact shot.
-Simulated = tuple[tuple[str, ...], CompactShot]
-
-_BALLS: dict[str, Ball] = {ball.value: ball for ball in Ball}
+#: The balls in the engine's order (sorted by name), as a shot names them.
+_ENGINE_ORDER: tuple[Ball, ...] = tuple(sorted(Ball, key=lambda b: b.value))
 
 
 def _with_table(state: GameState, balls: Mapping[Ball, Point]) -> GameState:
@@ -50,13 +46,20 @@ class LeanGame:
     """One game on the simulated table, stroke by stroke, as :class:`~onered.game.Game`
     plays it (the opening: red on its spot, the first player's ball in hand)."""
 
-    def __init__(self, match: Match, params: Params, table: TableSpec) -> None:
+    def __init__(
+        self,
+        match: Match,
+        params: Params,
+        table: TableSpec,
+        engine: StrokeEngine | None = None,
+    ) -> None:
         state = rules.start(match)
         opening = rules.opening_verdict(state)
         self.state: GameState = state
         self.balls: dict[Ball, Point] = {p.ball: placement_point(p) for p in opening.placements}
         self.params = params
         self.table = table
+        self.engine = StrokeEngine(params, table) if engine is None else engine
 
     @property
     def over(self) -> bool:
@@ -84,6 +87,7 @@ class LeanGame:
                     placement_problem(balls, me, placed) or "placed: not in hand"
                 )
             before: Mapping[Ball, Point] = balls
+            hand = False
         else:
             if placed is None:
                 raise IllegalPlacementError(
@@ -93,38 +97,23 @@ class LeanGame:
             if problem is not None:
                 raise IllegalPlacementError(problem)
             before = {**balls, me: (float(placed[0]), float(placed[1]))}
-        names = {b.value: before[b] for b in BALL_ORDER if b in before}
-        return names, me.value, action.strike
+            hand = True
+        names = {b.value: before[b] for b in _ENGINE_ORDER if b in before}
+        return names, me.value, action.strike, hand
 
-    def simulate(self, shots: list[Shot]) -> list[Simulated]:
-        """Shots from one position (the same balls and cue ball) in one engine call."""
-        names, cue, _ = shots[0]
-        params = self.params
-        launches = [strike_to_launch(strike, params) for _, _, strike in shots]
-        batch = simulate_compact(names, cue, launches, params, self.table)
-        return [(batch.ball_ids, shot) for shot in batch.shots]
+    def play(self, action: Action, stroke: Stroke | None = None) -> Verdict:
+        """Play ``action`` (simulated and read now, or ``stroke``: the engine's stroke of
+        exactly this :meth:`shot`, from a round of many games) and return the referee's
+        verdict."""
+        if stroke is None:
+            (stroke,) = self.engine.strokes([self.shot(action)])
+        return self.judge(stroke)
 
-    def play(self, action: Action, simulated: Simulated | None = None) -> Verdict:
-        """Play ``action`` (simulated now, or ``simulated`` beforehand for exactly this
-        :meth:`shot`) and return the referee's verdict."""
-        names, cue, strike = self.shot(action)
-        if simulated is None:
-            simulated = self.simulate([(names, cue, strike)])[0]
-        ids, result = simulated
-        state = self.state
-        s = state.to_play
-        me = state.match.balls[s]
-        from_hand = me not in self.balls
-        stroke = bridge.compact_stroke(
-            result,
-            ids,
-            cue,
-            placed=names[cue] if from_hand else None,
-            before=names,
-            striker=state.match.players[s],
-        )
-        new_state, verdict = rules.judge(state, stroke)
-        rest = {_BALLS[b]: p for b, p in zip(ids, result.rest, strict=True)}
+    def judge(self, stroke: Stroke) -> Verdict:
+        """The referee rules on ``stroke`` (the engine's, of this game's :meth:`shot`)
+        and the table is settled."""
+        new_state, verdict = rules.judge(self.state, stroke)
+        rest = stroke.positions if stroke.positions is not None else {}
         balls = settle(rest, new_state, verdict.placements)
         self.state = _with_table(new_state, balls)
         self.balls = balls

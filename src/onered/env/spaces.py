@@ -306,32 +306,39 @@ def observe(
 ) -> np.ndarray:
     """The observation of player ``me`` (0 or 1, the referee's index) of the game in
     ``state`` with ``balls`` on the table; ``strokes_used`` in [0, 1]."""
-    out = np.zeros(len(OBS_NAMES), dtype=np.float32)
     mine, theirs = state.match.balls[me], state.match.balls[1 - me]
-    for k, ball in enumerate((mine, theirs, Ball.RED)):
+    values: list[float] = []
+    for ball in (mine, theirs, Ball.RED):
         at = balls.get(ball)
-        if at is not None:
-            out[3 * k] = at[0]
-            out[3 * k + 1] = at[1]
-            out[3 * k + 2] = 1.0
+        values += _ABSENT if at is None else (at[0], at[1], 1.0)
     score = state.score
     counters = state.counters
-    out[9] = score[me]
-    out[10] = score[1 - me]
-    out[11] = state.match.target
-    out[12] = state.break_
-    out[13] = counters.cannons
-    out[14] = counters.hazards
-    out[15] = counters.red_run
-    out[16] = state.to_play == me
-    out[17] = mine not in balls
-    out[18] = state.choice_pending
-    out[19] = baulk_window(state)
+    b = state.break_
     red = state.red_spot
-    out[_NO_SPOT if red is None else _SPOT_INDEX[red]] = 1.0
-    out[27] = mine is Ball.WHITE
-    out[28] = strokes_used
-    return out
+    values += (
+        score[me],
+        score[1 - me],
+        state.match.target,
+        b,
+        counters.cannons,
+        counters.hazards,
+        counters.red_run,
+        state.to_play == me,
+        mine not in balls,
+        state.choice_pending,
+        b % 100 >= 80 and state.baulk_met < b // 100,  # baulk_window(state)
+    )
+    values += _ONE_HOT[_NO_SPOT if red is None else _SPOT_INDEX[red]]
+    values += (mine is Ball.WHITE, strokes_used)
+    # one conversion of the Python numbers to float32 (each rounded as an item set would)
+    return np.array(values, dtype=np.float32)
+
+
+#: A ball off the table in the observation; the red's spot one-hot, by index (20-26).
+_ABSENT = (0.0, 0.0, 0.0)
+_ONE_HOT: dict[int, tuple[float, ...]] = {
+    j: tuple(1.0 if k == j else 0.0 for k in range(20, 27)) for j in range(20, 27)
+}
 
 
 def baulk_window(state: GameState) -> bool:

@@ -6,16 +6,15 @@ environments (``reset(seed=s)`` seeds table ``i`` with ``s + i``; next-step auto
 the results are those of the single environments, table for table.
 
 A step runs in rounds: first every table's agent stroke, then, round after round, the
-opponents' strokes of the tables where the opponent is to play. The strokes of a round
-are simulated together through the batch engine (:func:`onered.physics.simulate_compact`):
-one engine call per distinct position, as the engine's batch takes one position with many
-launches. Each game then plays its stroke (:meth:`~onered.env.lean.LeanGame.play`, which
-reads and judges it as ever) with the result simulated for it.
+opponents' strokes of the tables where the opponent is to play. The strokes of a round,
+each from its own table's position, are simulated together by one call of the batch
+kernel (:class:`~onered.env.strokes.StrokeEngine`, split over two threads with
+``threads=2``: the kernel runs without the GIL) and read into the referee's strokes; each
+game then has its stroke judged (:meth:`~onered.env.lean.LeanGame.judge`).
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
 from typing import Any
 
 import numpy as np
@@ -24,30 +23,45 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from onered.env.core import AGENT, Config, Frame
-from onered.env.lean import Simulated
 from onered.env.spaces import ACTION_NAMES, action_space, observation_space, read_action
+from onered.env.strokes import StrokeEngine
+from onered.env.workers import Workers
 from onered.game import Action
 
 
 class SnookerOneRedVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
-    """``num_envs`` tables of the single-agent environment; the other keyword arguments
-    are its settings (:class:`~onered.env.core.Config`)."""
+    """``num_envs`` tables of the single-agent environment; ``threads`` (1 or 2) runs the
+    kernel of a round's strokes on that many threads; ``workers`` (> 1) shares the tables
+    out over that many processes (:mod:`onered.env.workers`: the Python of a step runs on
+    as many cores); the other keyword arguments are the single environment's settings
+    (:class:`~onered.env.core.Config`). The results are the same whatever the threads and
+    workers."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - gymnasium's convention
         "render_modes": [],
         "autoreset_mode": AutoresetMode.NEXT_STEP,
     }
 
-    def __init__(self, num_envs: int = 8, **settings: Any) -> None:
+    def __init__(
+        self, num_envs: int = 8, threads: int = 1, workers: int = 1, **settings: Any
+    ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs: expected a positive integer, got {num_envs!r}")
+        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+            raise ValueError(f"workers: expected a positive integer, got {workers!r}")
         self.config = Config(**settings)
+        self._workers = (
+            Workers(num_envs, min(workers, num_envs), {"threads": threads, **settings})
+            if workers > 1 and num_envs > 1
+            else None
+        )
+        self.engine = StrokeEngine(self.config.params, self.config.table, threads)
         self.num_envs = num_envs
         self.single_action_space = action_space()
         self.single_observation_space = observation_space(self.config.target)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
-        self.frames = [Frame(self.config) for _ in range(num_envs)]
+        self.frames = [Frame(self.config, self.engine) for _ in range(num_envs)]
         self._rngs: list[np.random.Generator | None] = [None] * num_envs
         self._margins = [0] * num_envs
         self._ended = np.zeros(num_envs, dtype=bool)
@@ -69,6 +83,9 @@ class SnookerOneRedVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
                 raise ValueError(f"seed: expected {n} seeds, got {len(seeds)}")
         if isinstance(seed, int):
             self._np_random, self._np_random_seed = seeding.np_random(seed)
+        if self._workers is not None:
+            self._started = True
+            return self._workers.reset(seeds)
         for i, s in enumerate(seeds):
             self._reset_table(i, s)
         self._ended[:] = False
@@ -95,6 +112,8 @@ class SnookerOneRedVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         acts = np.asarray(actions)
         if acts.shape != (n, len(ACTION_NAMES)):
             raise ValueError(f"actions: expected shape {(n, len(ACTION_NAMES))}, got {acts.shape}")
+        if self._workers is not None:
+            return self._workers.step(acts)
         rewards = np.zeros(n, dtype=np.float64)
         ended = self._ended
         jobs: list[tuple[int, Action]] = []
@@ -127,21 +146,19 @@ class SnookerOneRedVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         return self._observe(), rewards, terminated, truncated, self._infos()
 
     def _play(self, jobs: list[tuple[int, Action]]) -> None:
-        """Simulate the round's strokes together, one engine call per distinct position,
-        then play each in its game."""
+        """Simulate the round's strokes together (one kernel call), then have each judged
+        in its game."""
         frames = self.frames
         shots = [frames[i].game.shot(action) for i, action in jobs]
-        groups: dict[tuple[object, ...], list[int]] = defaultdict(list)
-        for k, (balls, cue, _) in enumerate(shots):
-            groups[(cue, *balls.items())].append(k)
-        simulated: list[Simulated | None] = [None] * len(jobs)
-        for members in groups.values():
-            game = frames[jobs[members[0]][0]].game
-            results = game.simulate([shots[k] for k in members])
-            for k, result in zip(members, results, strict=True):
-                simulated[k] = result
-        for (i, action), shot in zip(jobs, simulated, strict=True):
-            frames[i].play(action, shot)
+        strokes = self.engine.strokes(shots)
+        for (i, action), stroke in zip(jobs, strokes, strict=True):
+            frames[i].play(action, stroke)
+
+    def close(self, **kwargs: Any) -> None:
+        self.engine.close()
+        if self._workers is not None:
+            self._workers.close()
+        super().close(**kwargs)
 
     def _observe(self) -> np.ndarray:
         return np.stack([frame.observe(AGENT) for frame in self.frames])
