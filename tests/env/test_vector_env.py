@@ -7,8 +7,10 @@ import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium.vector import SyncVectorEnv
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from onered.env import ENV_ID, SnookerOneRedVectorEnv
+from onered.env import ENV_ID, ActionError, SnookerOneRedVectorEnv
 
 
 def compare(n: int, steps: int, seed: int, **settings: object) -> int:
@@ -104,3 +106,48 @@ def test_a_round_over_two_threads_equals_one_thread() -> None:
         for x, y in zip(one.step(actions)[:4], two.step(actions)[:4], strict=True):
             assert np.array_equal(x, y)
     two.close()
+
+
+@settings(max_examples=8, deadline=None)
+@given(
+    st.integers(0, 2**31 - 1),
+    st.integers(1, 12),
+    st.integers(5, 30),
+    st.sampled_from([None, True, False]),
+)
+def test_any_vector_form_equals_its_single_environments_step_for_step(
+    seed: int, n: int, target: int, agent_first: bool | None
+) -> None:
+    compare(n, 25, seed=seed, target=target, agent_first=agent_first, max_strokes=60)
+
+
+def test_tables_over_two_worker_processes_equal_one_process() -> None:
+    """workers=2: each process holds a share of the tables, seeded as in one process."""
+    one = SnookerOneRedVectorEnv(num_envs=5, target=15)
+    two = SnookerOneRedVectorEnv(num_envs=5, target=15, workers=2)
+    try:
+        rng = np.random.default_rng(3)
+        (a, info_a), (b, info_b) = one.reset(seed=11), two.reset(seed=11)
+        assert np.array_equal(a, b)
+        assert np.array_equal(info_a["margin"], info_b["margin"])
+        for _ in range(40):
+            actions = rng.uniform(-1.2, 1.2, size=(5, 8)).astype(np.float32)
+            out_a, out_b = one.step(actions), two.step(actions)
+            for x, y in zip(out_a[:4], out_b[:4], strict=True):
+                assert np.array_equal(x, y)
+            for key in ("margin", "strokes"):
+                assert np.array_equal(out_a[4][key], out_b[4][key])
+    finally:
+        two.close()
+
+
+def test_a_bad_action_in_a_worker_is_raised_in_the_parent() -> None:
+    env = SnookerOneRedVectorEnv(num_envs=2, workers=2, clip=False)
+    try:
+        env.reset(seed=0)
+        actions = np.zeros((2, 8), dtype=np.float32)
+        actions[1, 1] = 3.0
+        with pytest.raises(ActionError, match="speed"):
+            env.step(actions)
+    finally:
+        env.close()
