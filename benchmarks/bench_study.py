@@ -24,6 +24,12 @@ with other work on the cores, ratios are distorted.
 
     python benchmarks/bench_study.py [--games 24] [--target 30] [--repeat 2] [--no-cluster]
                                      [--out FILE]
+
+``--shots N`` measures a shots study's simulation alone instead: the tasks of a pot study on
+a grid of N x N positions (``--samples`` noisy strokes each, the default spec otherwise), run
+in this process by the study's own task function, and prints shots per CPU second (the
+calibration's strokes and the samples, each simulated and judged by the referee) — the
+figure to compare before and after a change of the shots' path, with the load reported.
 """
 
 from __future__ import annotations
@@ -186,6 +192,33 @@ class Cluster:
                 os.killpg(p.pid, signal.SIGKILL)
 
 
+def shots_rate(grid: int, samples: int, seed: int) -> dict[str, Any]:
+    """Shots per CPU second of a pot study's tasks on a ``grid`` x ``grid`` of positions,
+    run one after the other in this process (``onered.study.work.shots_task``)."""
+    from onered.study.spec import ShotsSpec
+    from onered.study.work import contact_aims, shots_task
+
+    spec = ShotsSpec(grid=(grid, grid), samples=samples, seed=seed)
+    shots = 0
+    c0, w0, before = time.process_time(), time.perf_counter(), load()
+    for index in range(grid * grid):
+        rows = shots_task(spec, index, seed + index)
+        position = rows["positions"][0]
+        if position["aim"] is not None or position["reason"].startswith("no aim"):
+            _, _, point = spec.grid_point(index)
+            shots += len(contact_aims(spec.fixed, point))  # the calibration's scan
+        shots += len(rows["shots"])
+    cpu = time.process_time() - c0
+    return {
+        "study": f"pot into {spec.pocket}, {grid} x {grid} positions, {samples} samples",
+        "shots": shots,
+        "cpu_seconds": round(cpu, 3),
+        "wall_seconds": round(time.perf_counter() - w0, 3),
+        "shots_per_cpu_second": round(shots / cpu),
+        "load": [before, load()],
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=24)
@@ -196,7 +229,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=2, help="local runs of each (best kept)")
     parser.add_argument("--no-cluster", action="store_true", help="skip the two-node cluster")
     parser.add_argument("--out", metavar="FILE", help="also write the figures as JSON here")
+    parser.add_argument("--shots", type=int, metavar="N", help="time a shots study's N x N tasks")
+    parser.add_argument("--samples", type=int, default=200, help="noisy strokes a position")
     args = parser.parse_args(argv)
+    if args.shots is not None:
+        if args.shots < 1 or args.samples < 1:
+            print("bench_study: --shots and --samples must be positive", file=sys.stderr)
+            return 2
+        print(json.dumps(shots_rate(args.shots, args.samples, args.seed), indent=2))
+        return 0
     spec = GamesSpec(p1=args.p1, p2=args.p2, games=args.games, target=args.target, seed=args.seed)
     figures: dict[str, Any] = {
         "study": f"{args.games} games {args.p1} v {args.p2} to {args.target}",

@@ -284,7 +284,7 @@ class Coach:
         simulator = self.simulator
         shots = simulate_many(
             np.array([list(names.values())]),
-            me.value,
+            list(names).index(me.value),
             strikes=np.array(
                 [(x.speed, x.aim, x.side, x.height, x.elevation) for x in strikes]
             ).reshape(-1, 5),

@@ -260,7 +260,7 @@ class Searcher:
                 at.append(n)
         shots = simulate_many(
             np.array(positions),
-            ctx.me.value,
+            len(ctx.ids) - 1,  # the cue ball, last (by index: cheaper than by name)
             strikes=np.array(rows).reshape(-1, 5),
             at=np.array(at, np.int32),
             ball_ids=ctx.ids,

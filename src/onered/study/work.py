@@ -237,7 +237,7 @@ def read_strokes(
     state = _position_state(balls)
     shots = simulate_many(
         np.array([list(balls.values())]),
-        "white",
+        list(balls).index("white"),
         strikes=np.array(
             [(s.speed, s.aim, s.side, s.height, s.elevation) for s in strikes]
         ).reshape(-1, 5),
