@@ -39,6 +39,14 @@
 
 #define INF HUGE_VAL
 
+/* The rare paths (a ball in the air) kept out of line (not inlined into the common ones,
+ * whose frames and registers they would swell). */
+#if defined(__GNUC__)
+#define OUT_OF_LINE __attribute__((noinline))
+#else
+#define OUT_OF_LINE
+#endif
+
 /* What a ball's next static event is. In the air: the nose edge of a cushion or facing
  * (SK_EDGE, SK_FEDGE), coming down on a knuckle's top (SK_KTOP), on the cushion's top or
  * the rail (SK_TOP), past the rail's outer edge (SK_OUT); SK_FALL in the air: over a
@@ -743,7 +751,7 @@ static double air_line_hit(const Line *L, const Phys *P, double x, double y, dou
  * height h over a knuckle (its top) or over the cushions' top and the rail (outside the
  * bed's outline and away from the pockets: off the table), or crossing the rail's outer
  * edge (off the table). */
-static void find_static_air(const Sim *S, int i, double tnow, Cand *out) {
+OUT_OF_LINE static void find_static_air(const Sim *S, int i, double tnow, Cand *out) {
     const Ball *b = &S->b[i];
     const Table *tb = S->tb;
     const Phys *P = &tb->ph;
@@ -870,7 +878,7 @@ static void find_static(const Sim *S, int i, double tnow, Cand *out) {
     }
 }
 
-static double baulk_time(const Sim *S, int i, double tnow) {
+static inline double baulk_time(const Sim *S, int i, double tnow) {
     const Ball *b = &S->b[i];
     if (!moving(b)) return INF;
     double H = min_d(b->t_end, S->stat[i].t) - tnow;
@@ -889,7 +897,8 @@ static double baulk_time(const Sim *S, int i, double tnow) {
  * derivative of their squared horizontal distance, a cubic, turning from negative to
  * positive) at a horizontal distance under 2R and not touching (reported once per flight:
  * S->over), within H; *kind says which. */
-static double pair_time_air(const Sim *S, int i, int j, double tnow, double H, int *kind) {
+OUT_OF_LINE static double pair_time_air(const Sim *S, int i, int j, double tnow, double H,
+                                 int *kind) {
     const Ball *a = &S->b[i], *b = &S->b[j];
     const double g = S->tb->ph.g, r = 2 * S->tb->ph.R;
     double xa, ya, vxa, vya, xb, yb, vxb, vyb;
