@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 
 from game_support import R, W, Y, quick_ai, real_game_at, state_at
-from onered import rules
+from onered import bridge, rules
 from onered.game import LAG_STARTS, PhysicsSimulator, Position, lag_stroke
 from onered.game.model import Action
 from onered.physics import CompactShot
@@ -133,18 +133,17 @@ def test_decision_07_the_ai_from_hand_never_chooses_a_stroke_it_simulates_as_bad
 def test_decision_07_the_ai_judges_candidates_by_the_game_loops_reading() -> None:
     # The yellow stands in baulk behind the D: straight at it is a foul (2.6.6); straight
     # up, off the top cushion and back onto it is fair (2.6.4). The AI's judgement of its
-    # compact simulation says the same as the game loop on the full one.
+    # batch simulation says the same as the game loop on the full one.
     balls = {Y: (0.889, 0.3), R: (1.5, 2.0)}
     placed = (0.889, 0.6)
     searcher = quick_ai(1).searcher
     for strike, fair in ((Strike(1.0, -90.0), False), (Strike(5.0, 90.0), True)):
         game = real_game_at(balls)
         ctx = _Context(game.position)
-        ids, (shot,), (played,) = searcher._simulate(ctx, placed, [strike])
-        _, verdict = searcher._judge(ctx, placed, ids, shot, 0.0)
-        record = game.play(Action(played, placed=placed))
+        (judged,) = searcher._run(ctx, [placed], [(0, strike, 0)], 0.0)
+        record = game.play(Action(judged.strike, placed=placed))
         assert record.stroke.first_hit is Y
-        assert verdict == record.verdict
+        assert judged.verdict == record.verdict
         assert (FoulCode.BAD_FROM_HAND in record.stroke.fouls) is not fair
 
 
@@ -164,7 +163,9 @@ def test_decision_09_the_ais_verdict_counts_a_touching_red_pot_in_the_red_run() 
     rest: list[tuple[float, float] | None] = [None, None, None]
     rest[white], rest[yellow] = (1.3, 2.0 - 0.0525), (1.3, 2.0)
     shot = CompactShot(2.0, tuple(rest), events)
-    _, verdict = quick_ai(1).searcher._judge(ctx, None, ids, shot, 0.0)
+    # the bridge's reading of the shot (the search's batch_strokes equals compact_stroke,
+    # property-tested), judged by the referee in the search's context
+    _, verdict = rules.judge(ctx.state, bridge.compact_stroke(shot, ids, ctx.me.value))
     assert verdict.scored == ((ScoreKind.POT_RED, 3),)
     assert verdict.counters.red_run == 2
     assert CallCode.TOUCHING_BALL in verdict.calls
