@@ -16,7 +16,7 @@ import numpy as np
 
 from onered.env.lean import LeanGame
 from onered.env.opponents import check_opponent, make_opponent
-from onered.env.spaces import Decision, observe, to_action
+from onered.env.spaces import Decision, observation_values, observe, to_action
 from onered.env.strokes import StrokeEngine
 from onered.errors import OneredError
 from onered.game import Action, Position
@@ -160,6 +160,12 @@ class Frame:
         game = self.game
         used = min(1.0, self.strokes / self.config.max_strokes)
         return observe(game.state, game.balls, self.seat(name), used)
+
+    def observation_values(self, name: str) -> list[float]:
+        """:meth:`observe` as Python numbers."""
+        game = self.game
+        used = min(1.0, self.strokes / self.config.max_strokes)
+        return observation_values(game.state, game.balls, self.seat(name), used)
 
     # --- strokes --------------------------------------------------------------------------
 

@@ -306,6 +306,15 @@ def observe(
 ) -> np.ndarray:
     """The observation of player ``me`` (0 or 1, the referee's index) of the game in
     ``state`` with ``balls`` on the table; ``strokes_used`` in [0, 1]."""
+    # one conversion of the Python numbers to float32 (each rounded as an item set would)
+    return np.array(observation_values(state, balls, me, strokes_used), dtype=np.float32)
+
+
+def observation_values(
+    state: GameState, balls: Mapping[Ball, Point], me: int, strokes_used: float
+) -> list[float]:
+    """:func:`observe`'s components as Python numbers (the vector form converts all its
+    tables' at once)."""
     mine, theirs = state.match.balls[me], state.match.balls[1 - me]
     values: list[float] = []
     for ball in (mine, theirs, Ball.RED):
@@ -330,8 +339,7 @@ def observe(
     )
     values += _ONE_HOT[_NO_SPOT if red is None else _SPOT_INDEX[red]]
     values += (mine is Ball.WHITE, strokes_used)
-    # one conversion of the Python numbers to float32 (each rounded as an item set would)
-    return np.array(values, dtype=np.float32)
+    return values
 
 
 #: A ball off the table in the observation; the red's spot one-hot, by index (20-26).

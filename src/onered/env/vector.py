@@ -161,7 +161,8 @@ class SnookerOneRedVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         super().close(**kwargs)
 
     def _observe(self) -> np.ndarray:
-        return np.stack([frame.observe(AGENT) for frame in self.frames])
+        values = [frame.observation_values(AGENT) for frame in self.frames]
+        return np.array(values, dtype=np.float32)
 
     def _infos(self) -> dict[str, Any]:
         everyone = np.ones(self.num_envs, dtype=bool)

@@ -11,6 +11,7 @@ its actions and joins the answers.
 from __future__ import annotations
 
 import multiprocessing
+import time
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -32,6 +33,8 @@ def _serve(conn: Connection, num_envs: int, settings: dict[str, Any]) -> None:
                 answer: object = env.reset(seed=argument)
             elif command == "step":
                 answer = env.step(argument)
+            elif command == "cpu":
+                answer = time.process_time()
             else:
                 env.close()
                 conn.send(("ok", None))
@@ -89,6 +92,10 @@ class Workers:
             np.concatenate([a[k] for a in answers]) for k in range(4)
         )
         return obs, rewards, terminated, truncated, _join([a[4] for a in answers])
+
+    def cpu(self) -> float:
+        """The CPU seconds the workers have used (for a benchmark's per-CPU-second rate)."""
+        return float(sum(self._ask("cpu", [None] * len(self._conns))))
 
     def close(self) -> None:
         for conn in self._conns:

@@ -116,11 +116,11 @@ class Shots:
         log, or else by running the shot again alone (the same kernel, the same bits)."""
         if self.event_log is not None and self.event_end is not None:
             start = int(self.event_end[k - 1]) if k > 0 else 0
-            rows = self.event_log[start : int(self.event_end[k])].tolist()
-            return tuple(
-                (r[0], int(r[1]), int(r[2]), int(r[3]), int(r[4]), int(r[5]), int(r[6]))
-                for r in rows
-            )
+            rows = self.event_log[start : int(self.event_end[k])]
+            # the rows as tuples built by zip over the columns (the integer codes converted
+            # at once): a third of the time of converting each number
+            codes = rows[:, 1:].astype(np.int64).T.tolist()
+            return tuple(zip(rows[:, 0].tolist(), *codes, strict=True))
         return self.compact(k).events
 
     def compact(self, k: int) -> CompactShot:
