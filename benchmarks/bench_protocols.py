@@ -1,15 +1,19 @@
 """The two protocols against the work they wrap, side by side in one run.
 
-- ``onered shot --batch`` (the in-process batch function, and the command on a file in a
-  subprocess, start-up included) against the in-process ``physics.simulate`` call on the
-  same aimed 3-ball shots (balls anywhere, the cue ball aimed at an object ball within a few
-  degrees, speed 0.5-6 m/s, side and height within 0.4 R); targets: >= 10,000 lines/s.
+- ``onered shot --batch`` (the in-process batch function, the single path line by line,
+  and the command on a file in a subprocess, start-up included) against the in-process
+  ``physics.simulate`` call and against pooltool 0.3.3 (``pooltool_baseline.py``, timed in
+  the same run on the first ``--pooltool-shots`` of the same shots) on aimed 3-ball shots
+  (balls anywhere, the cue ball aimed at an object ball within a few degrees, speed 0.5-6
+  m/s, side and height within 0.4 R); target (issue 20): the command >= 150 x pooltool.
 - ``onered referee`` (in-process and on a file) against ``rules.judge`` on the same game
   lines (the generated game of ``bench_referee.py``); target: >= 40,000 lines/s.
 
-Each figure is the best of ``--repeats`` runs (the subprocess runs once).
+Each figure is the best of ``--repeats`` runs (the referee's subprocess runs once); the
+load average is printed with the figures.
 
     python benchmarks/bench_protocols.py [--shots N] [--strokes N] [--repeats R]
+        [--pooltool-shots N | --no-pooltool]
 """
 
 from __future__ import annotations
@@ -18,7 +22,9 @@ import argparse
 import io
 import json
 import math
+import os
 import random
+import resource
 import subprocess
 import sys
 import tempfile
@@ -30,11 +36,13 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_referee import generate, to_json_lines
+from pooltool_baseline import BaselineShot, PooltoolUnavailableError, pooltool_seconds
 
 from onered import rules
 from onered.cli.shot import batch
 from onered.physics import Params, Strike, simulate, strike_to_launch
 from onered.protocol.referee import run as referee_run
+from onered.protocol.shot import play_line
 from onered.rules import Option
 from onered.table import LENGTH, WIDTH
 
@@ -95,13 +103,37 @@ def row(label: str, count: int, seconds: float, unit: str, base: float | None = 
     return f"  {label:<34} {rate:>10,.0f} {unit}/s  ({seconds / count * 1e6:6.1f} us){ratio}"
 
 
-def bench_shots(n: int, repeats: int, tmp: Path) -> None:
+def cpu_of(repeats: int, fn: Callable[[], object]) -> tuple[float, float]:
+    """The least CPU time (seconds) of ``repeats`` calls of ``fn()``, and the least wall
+    time: pooltool's baseline is CPU time, which other work on the machine inflates less."""
+    cpu = wall = math.inf
+    for _ in range(repeats):
+        c0, t0 = time.process_time(), time.perf_counter()
+        fn()
+        cpu = min(cpu, time.process_time() - c0)
+        wall = min(wall, time.perf_counter() - t0)
+    return cpu, wall
+
+
+def command_cpu(args: list[str], path: Path) -> tuple[float, float, int]:
+    """CPU time (user + system) and wall time of ``onered ARGS FILE`` in a subprocess
+    (interpreter start-up included), and its status."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    wall, status = command_seconds(args, path)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return cpu, wall, status
+
+
+def bench_shots(n: int, repeats: int, tmp: Path, pooltool_shots: int) -> None:
     shots = aimed_shots(n, seed=1)
     data = b"".join(json.dumps(s).encode() + b"\n" for s in shots)
+    lines = data.splitlines()
     params = Params()
     prepared = [
         (s["balls"], s["cue_ball"], strike_to_launch(Strike(**s["strike"]), params)) for s in shots
     ]
+    load_before = os.getloadavg()
 
     def engine() -> None:
         for balls, cue, launch in prepared:
@@ -110,16 +142,64 @@ def bench_shots(n: int, repeats: int, tmp: Path) -> None:
     def protocol() -> None:
         batch(io.BytesIO(data), io.BytesIO(), io.BytesIO())
 
-    t_engine = best_of(repeats, engine)
-    t_batch = best_of(repeats, protocol)
+    def single() -> None:
+        for line in lines:
+            play_line(line)
+
+    t_engine = cpu_of(repeats, engine)
+    t_batch = cpu_of(repeats, protocol)
+    t_single = cpu_of(max(1, repeats // 2), single)
     path = tmp / "shots.jsonl"
     path.write_bytes(data)
-    t_cli, status = command_seconds(["shot", "--batch"], path)
+    runs = [command_cpu(["shot", "--batch"], path) for _ in range(repeats)]
+    cpu_cli, wall_cli, status = min(runs)
+    empty = tmp / "empty.jsonl"
+    empty.write_bytes(b"")
+    start_up = min(command_cpu(["shot", "--batch"], empty)[0] for _ in range(repeats))
     events = sum(len(simulate(b, c, lau, params).events) for b, c, lau in prepared) / n
-    print(f"onered shot --batch: {n} aimed 3-ball shots, {events:.1f} events a shot on average")
-    print(row("physics.simulate (in-process)", n, t_engine, "shots"))
-    print(row("batch function (in-process)", n, t_batch, "lines", t_engine))
-    print(row(f"command on a file (exit {status})", n, t_cli, "lines", t_engine))
+    pooltool_us = None
+    if pooltool_shots > 0:
+        subset = [
+            BaselineShot({b: (p[0], p[1]) for b, p in balls.items()}, cue, launch)
+            for balls, cue, launch in prepared[:pooltool_shots]
+        ]
+        try:
+            base = pooltool_seconds(subset, repeats=repeats, params=params)
+        except PooltoolUnavailableError as exc:
+            print(f"pooltool unavailable: {exc}")
+        else:
+            pooltool_us = base.mean_seconds * 1e6
+            print(
+                f"pooltool {base.version}: {pooltool_us:,.0f} us CPU a shot "
+                f"({base.mean_events:.1f} events, {len(subset) - len(base.failed)} shots); "
+                f"load {base.load[0]:.2f}"
+            )
+    load_after = os.getloadavg()
+    print(
+        f"onered shot --batch: {n} aimed 3-ball shots, {events:.1f} events a shot on average "
+        "(CPU time; wall time in brackets)"
+    )
+    cases = [
+        ("physics.simulate (in-process)", t_engine),
+        ("batch function (in-process)", t_batch),
+        ("line by line, play_line", t_single),
+        (f"command on a file (exit {status})", (cpu_cli, wall_cli)),
+    ]
+    for label, (cpu, wall) in cases:
+        us = cpu / n * 1e6
+        versus = "" if pooltool_us is None else f" {pooltool_us / us:6.0f} x pooltool"
+        print(
+            f"  {label:<34} {n / cpu:>8,.0f} lines/s {us:6.1f} us ({wall / n * 1e6:6.1f}){versus}"
+        )
+    print(
+        f"  the command's start-up (an empty file): {start_up:.3f} s CPU, "
+        f"{start_up / n * 1e6:.1f} us a line of this file"
+    )
+    if pooltool_us is not None:
+        ratio = pooltool_us / (cpu_cli / n * 1e6)
+        verdict = "met" if ratio >= 150 else "NOT met"
+        print(f"  the command: {ratio:.0f} x pooltool (target >= 150: {verdict})")
+    print(f"  load average (1, 5, 15 min): before {load_before}, after {load_after}")
 
 
 def bench_referee(n: int, repeats: int, tmp: Path) -> None:
@@ -155,9 +235,12 @@ def main() -> None:
     parser.add_argument("--shots", type=int, default=20_000)
     parser.add_argument("--strokes", type=int, default=100_000)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--pooltool-shots", type=int, default=300, help="shots pooltool times")
+    parser.add_argument("--no-pooltool", action="store_true", help="leave pooltool out")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        bench_shots(args.shots, args.repeats, Path(tmp))
+        pooltool = 0 if args.no_pooltool else args.pooltool_shots
+        bench_shots(args.shots, args.repeats, Path(tmp), pooltool)
         bench_referee(args.strokes, args.repeats, Path(tmp))
 
 
