@@ -153,9 +153,9 @@ def bench_shots(n: int, repeats: int, tmp: Path, pooltool_shots: int) -> None:
     path.write_bytes(data)
     runs = [command_cpu(["shot", "--batch"], path) for _ in range(repeats)]
     cpu_cli, wall_cli, status = min(runs)
-    empty = tmp / "empty.jsonl"
-    empty.write_bytes(b"")
-    start_up = min(command_cpu(["shot", "--batch"], empty)[0] for _ in range(repeats))
+    one = tmp / "one.jsonl"
+    one.write_bytes(lines[0] + b"\n")
+    start_up = min(command_cpu(["shot", "--batch"], one)[0] for _ in range(repeats))
     events = sum(len(simulate(b, c, lau, params).events) for b, c, lau in prepared) / n
     pooltool_us = None
     if pooltool_shots > 0:
@@ -180,7 +180,7 @@ def bench_shots(n: int, repeats: int, tmp: Path, pooltool_shots: int) -> None:
         "(CPU time; wall time in brackets)"
     )
     cases = [
-        ("physics.simulate (in-process)", t_engine),
+        ("physics.simulate (in-process, shots)", t_engine),
         ("batch function (in-process)", t_batch),
         ("line by line, play_line", t_single),
         (f"command on a file (exit {status})", (cpu_cli, wall_cli)),
@@ -192,7 +192,7 @@ def bench_shots(n: int, repeats: int, tmp: Path, pooltool_shots: int) -> None:
             f"  {label:<34} {n / cpu:>8,.0f} lines/s {us:6.1f} us ({wall / n * 1e6:6.1f}){versus}"
         )
     print(
-        f"  the command's start-up (an empty file): {start_up:.3f} s CPU, "
+        f"  the command on a one-line file (its start-up): {start_up:.3f} s CPU, "
         f"{start_up / n * 1e6:.1f} us a line of this file"
     )
     if pooltool_us is not None:

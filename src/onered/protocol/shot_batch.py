@@ -87,11 +87,12 @@ def _read(line: bytes | str) -> Line | None:
     if type(obj) is not dict:
         return None
     get = obj.get
-    if get("params") is not None or get("table") is not None or get("launch") is not None:
-        return None
-    seed = get("seed")
-    if seed is not None and type(seed) is not int:
-        return None
+    if len(obj) != 3:  # (three: balls, cue_ball and strike, as checked below)
+        if get("params") is not None or get("table") is not None or get("launch") is not None:
+            return None
+        seed = get("seed")
+        if seed is not None and type(seed) is not int:
+            return None
     balls = get("balls")
     if type(balls) is not dict or not balls:
         return None
@@ -110,14 +111,35 @@ def _read(line: bytes | str) -> Line | None:
     if type(raw) is not dict:
         return None
     get = raw.get
-    strike: list[Any] = [get("speed"), get("aim"), get("side"), get("height"), get("elevation")]
-    for i, value in enumerate(strike):
-        if type(value) is not float or value - value != 0.0:
-            number = _number(value, i >= 2)
-            if number is None:
-                return None
-            strike[i] = number
-    speed, _, side, height, elevation = strike
+    speed, aim, side, height, elevation = (
+        get("speed"),
+        get("aim"),
+        get("side"),
+        get("height"),
+        get("elevation"),
+    )
+    if elevation is None:  # (the optional ones: absent or null is 0)
+        elevation = 0.0
+    if side is None:
+        side = 0.0
+    if height is None:
+        height = 0.0
+    strike: list[Any] = [speed, aim, side, height, elevation]
+    if not (
+        type(speed) is float
+        and type(aim) is float
+        and type(side) is float
+        and type(height) is float
+        and type(elevation) is float
+        and speed - speed + aim - aim + side - side + height - height + elevation - elevation == 0.0
+    ):
+        for i, value in enumerate(strike):
+            if type(value) is not float or value - value != 0.0:
+                number = _number(value, i >= 2)
+                if number is None:
+                    return None
+                strike[i] = number
+        speed, aim, side, height, elevation = strike
     if not (
         0 < speed <= MAX_SPEED
         and side * side + height * height <= _MAX_OFFSET_2
