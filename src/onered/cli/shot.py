@@ -11,7 +11,9 @@ error is also reported on standard error as ``line N: <message>``, and the exit 
 if any line failed. Input is read as bytes and answered in batches: everything that was
 ready at once is answered, then written and flushed together (see
 :mod:`onered.protocol.lines`), so a file runs at full speed and a terminal or a pipe gets
-each answer as soon as its line is complete.
+each answer as soon as its line is complete. The lines of a batch are played together
+(:func:`onered.protocol.shot_batch.play_lines`: one engine call for many positions),
+each answer byte for byte what the line alone would get.
 
 ``--svg FILE`` also draws the shot. In batch mode each valid shot is drawn to FILE with its
 input line number before the extension (``shots.svg`` → ``shots-3.svg`` for line 3), so a
