@@ -171,3 +171,14 @@ def test_an_unexpected_failure_is_reported_on_its_line(monkeypatch: pytest.Monke
     assert got[1] == play_line(json.dumps(_aimed(1)))
     with pytest.raises(ShotProtocolError):
         play_line(b"{}")
+
+
+def test_a_failure_of_the_batch_leaves_its_lines_to_the_single_path(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def broken(shots: object, names: object) -> list[bytes | None]:
+        raise RuntimeError("a bug in the batch")
+
+    lines = [json.dumps(_aimed(k)).encode() for k in range(3)]
+    monkeypatch.setattr(shot_batch, "_write", broken)
+    assert play_lines(lines) == [play_line(line) for line in lines]

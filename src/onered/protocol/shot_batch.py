@@ -167,7 +167,12 @@ def play_lines(lines: Sequence[bytes | str]) -> list[Answer]:
                 group.append((k, read))
     for names, group in groups.items():
         for start in range(0, len(group), CHUNK):
-            _play_group(names, group[start : start + CHUNK], answers)
+            part = group[start : start + CHUNK]
+            try:
+                _play_group(names, part, answers)
+            except Exception:  # a bug here must not lose lines: the single path answers
+                for k, _ in part:
+                    answers[k] = None
     out: list[Answer] = []
     for k, answer in enumerate(answers):
         if answer is None:  # the full path, line by line
