@@ -1,6 +1,7 @@
-"""The environments' engine path (StrokeEngine: rounds of many games' strokes in one call
-of the batch kernel, read by bridge.batch_strokes) against the path it replaced: each
-stroke simulated alone by simulate_compact and read by compact_stroke."""
+"""The environments' engine path (StrokeEngine: each shot alone through the kernel's
+single-position entry, or rounds of many games' strokes through the batch kernel on two
+threads, read by bridge.batch_strokes) against the path it replaced: each stroke simulated
+alone by simulate_compact and read by compact_stroke."""
 
 from __future__ import annotations
 
@@ -64,33 +65,41 @@ def test_rounds_of_many_games_read_as_each_stroke_alone() -> None:
     assert rounds(0, games=24, count=60, threads=1) > 50
 
 
+def test_rounds_through_the_batch_kernel_read_as_each_stroke_alone() -> None:
+    assert rounds(2, games=SPLIT_AT + 8, count=60, threads=2) > 50
+
+
 def test_rounds_split_over_two_threads_read_as_each_stroke_alone() -> None:
     assert rounds(1, games=SPLIT_AT * 2 + 1, count=30, threads=2) > 50
 
 
 @settings(max_examples=15, deadline=None)
-@given(st.integers(0, 2**31 - 1), st.integers(1, 40), st.sampled_from([1, 2]))
+@given(st.integers(0, 2**31 - 1), st.integers(1, 48), st.sampled_from([1, 2]))
 def test_any_round_reads_as_each_stroke_alone(seed: int, games: int, threads: int) -> None:
     rounds(seed, games, count=6, threads=threads)
 
 
-def test_a_strike_beyond_the_cues_limits_is_the_physics_error_naming_it() -> None:
-    engine = StrokeEngine(Params(), TableSpec())
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_strike_beyond_the_cues_limits_is_the_physics_error_naming_it(threads: int) -> None:
+    engine = StrokeEngine(Params(), TableSpec(), threads)
     names = {"red": (0.889, 2.7), "white": (0.8, 0.6), "yellow": (1.0, 0.5)}
+    good = (names, "white", Strike(2.0, 90.0), False)
     with pytest.raises(PhysicsInputError, match=r"strike\.speed"):
-        engine.strokes([(names, "white", Strike(12.0, 90.0), False)])
+        engine.strokes([good] * SPLIT_AT + [(names, "white", Strike(12.0, 90.0), False)])
     with pytest.raises(PhysicsInputError, match=r"strike\.aim"):
         engine.strokes([(names, "white", Strike(2.0, float("nan")), False)])
 
 
-def test_balls_that_overlap_are_the_physics_error_naming_the_position() -> None:
-    engine = StrokeEngine(Params(), TableSpec())
+@pytest.mark.parametrize("threads", [1, 2])
+def test_balls_that_overlap_are_the_physics_error_naming_them(threads: int) -> None:
+    engine = StrokeEngine(Params(), TableSpec(), threads)
     good = {"red": (0.889, 2.7), "white": (0.8, 0.6), "yellow": (1.0, 0.5)}
     bad = {"red": (0.889, 2.7), "white": (0.8, 0.6), "yellow": (0.81, 0.6)}
-    with pytest.raises(PhysicsInputError, match=r"positions\[1\]"):
-        engine.strokes(
-            [(good, "white", Strike(2.0, 90.0), False), (bad, "white", Strike(2.0, 90.0), False)]
-        )
+    shots = [(good, "white", Strike(2.0, 90.0), False)] * SPLIT_AT
+    shots.append((bad, "white", Strike(2.0, 90.0), False))  # in the second half
+    named = r"positions\[16\]: .*yellow" if threads == 2 else "yellow"
+    with pytest.raises(PhysicsInputError, match=named):
+        engine.strokes(shots)
 
 
 def test_threads_other_than_one_or_two_are_an_error() -> None:

@@ -66,32 +66,51 @@ def test_bad_number_of_tables_is_an_error() -> None:
 
 
 class _CountingContext:
-    """The engine's kernel context, counting the shots of each ``run_many`` call."""
+    """The engine's kernel context, counting the shots of each call: ``run_many`` (the
+    batch kernel) and ``simulate`` (one shot alone)."""
 
     def __init__(self, context: object) -> None:
         self.context = context
-        self.calls: list[int] = []
+        self.batches: list[int] = []
+        self.alone = 0
 
     def run_many(self, *args: object) -> object:
-        self.calls.append(len(args[3]))  # type: ignore[arg-type]
+        self.batches.append(len(args[3]))  # type: ignore[arg-type]
         return self.context.run_many(*args)  # type: ignore[attr-defined]
 
+    def simulate(self, *args: object) -> object:
+        self.alone += 1
+        return self.context.simulate(*args)  # type: ignore[attr-defined]
 
-@pytest.mark.parametrize("threads", [1, 2])
-def test_the_strokes_of_a_round_are_one_kernel_call(threads: int) -> None:
-    """Four tables: their agents' strokes are one kernel call (whatever their positions),
-    then the opponents' replies of each round one call; every stroke is in one call."""
-    env = SnookerOneRedVectorEnv(num_envs=4, agent_first=True, target=50, threads=threads)
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.context, name)
+
+
+def test_with_two_threads_a_round_is_one_kernel_call_a_half() -> None:
+    """Twenty tables: their agents' strokes (whatever their positions) are two kernel
+    calls of ten, one a thread, and so are the opponents' replies; rounds smaller than
+    SPLIT_AT run each shot alone; every stroke is simulated once."""
+    env = SnookerOneRedVectorEnv(num_envs=20, agent_first=True, target=50, threads=2)
     env.reset(seed=0)
     counting = _CountingContext(env.engine._context)
     env.engine._context = counting  # type: ignore[assignment]
-    actions = np.zeros((4, 8), dtype=np.float32)
-    actions[:, 0] = np.linspace(-0.9, 0.9, 4)  # four aims
+    actions = np.zeros((20, 8), dtype=np.float32)
+    actions[:, 0] = np.linspace(-0.9, 0.9, 20)  # twenty aims
     actions[:, 1] = -0.95  # slow: no table scores, every opponent replies
     _, _, _, _, info = env.step(actions)
-    assert counting.calls[:2] == [4, 4]
-    assert sum(counting.calls) == int(np.sum(info["strokes"]))
+    assert counting.batches[:4] == [10, 10, 10, 10]
+    assert sum(counting.batches) + counting.alone == int(np.sum(info["strokes"]))
     env.close()
+
+
+def test_with_one_thread_each_stroke_is_simulated_alone() -> None:
+    env = SnookerOneRedVectorEnv(num_envs=4, agent_first=True, target=50)
+    env.reset(seed=0)
+    counting = _CountingContext(env.engine._context)
+    env.engine._context = counting  # type: ignore[assignment]
+    _, _, _, _, info = env.step(np.zeros((4, 8), dtype=np.float32))
+    assert counting.batches == []
+    assert counting.alone == int(np.sum(info["strokes"]))
 
 
 def test_a_round_over_two_threads_equals_one_thread() -> None:

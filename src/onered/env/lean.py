@@ -4,11 +4,12 @@ same way, without a record.
 :meth:`onered.game.Game.play` is most of an environment step, and of its time two thirds
 are not the physics: the stroke's record, the full result's event objects and paths, and
 copies of the table for the record. An environment needs none of them. :class:`LeanGame`
-plays a stroke the way the AI's search does: the engine's batch kernel through the
-environments' :class:`~onered.env.strokes.StrokeEngine` (one call for the strokes of many
-games: the vector form plays a round of all its tables at once), read by the bridge
-(:func:`onered.bridge.batch_strokes`, a stroke from hand's foul included), judged by the
-referee (:func:`onered.rules.judge`, :func:`onered.rules.choose`), the table settled by the
+plays a stroke the way the AI's search does: the C kernel through the environments'
+:class:`~onered.env.strokes.StrokeEngine` (each shot alone, or a vector form's round of
+many on two threads through the batch kernel), read by the bridge
+(:func:`onered.bridge.compact_stroke` or :func:`~onered.bridge.batch_strokes`, the same
+strokes; a stroke from hand's foul included), judged by the referee
+(:func:`onered.rules.judge`, :func:`onered.rules.choose`), the table settled by the
 game loop's own :func:`~onered.game.settle`. Nothing here decides a rule or reads an event.
 
 A test plays thousands of random strokes and foul options through both this and

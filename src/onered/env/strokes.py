@@ -1,20 +1,25 @@
-"""The environments' engine path: the strokes of many games in one call of the C kernel.
+"""The environments' engine path: the strokes of many games through the C kernel.
 
-Every stroke an environment plays goes through :class:`StrokeEngine`: the round's shots
-(each from its own game's position) are written into arrays allocated once and reused,
-simulated by the batch kernel of :func:`onered.physics.batch.simulate_many` in one call
-per set of balls on the table (almost always one), and read into the referee's strokes by
-:func:`onered.bridge.batch_strokes` — no Python object is made per shot on the way. With
-two threads (``threads=2``) a round of many shots is split in halves run at once: the
-kernel releases the GIL.
+Every stroke an environment plays goes through :class:`StrokeEngine`, which has two ways
+of running a round of shots (each from its own game's position), bit for bit the same:
 
-Why not call :func:`~onered.physics.batch.simulate_many` itself: it allocates and checks
-its arrays on every call, some 90 µs, which is four strokes' worth of a single-table step;
-here the arrays are kept between calls and the checks that the game already made (balls
-placed legally, strikes within the cue's limits) are not repeated. The kernel, its
-position check and the reading are the same, so every stroke is bit for bit what
-``simulate_compact`` and ``compact_stroke`` gave (a test holds the environments' episodes
-to those of that path).
+- **each shot alone** (one thread, the default): the kernel's single-position entry, as
+  :func:`onered.physics.simulate_compact` runs it but without re-checking what the game
+  has checked (balls placed legally, strikes within the cue's limits; a cheap test still
+  sends a bad strike to the physics' own error), read by :func:`onered.bridge.compact_stroke`;
+- **the batch kernel** (``threads=2``, rounds of :data:`SPLIT_AT` shots or more): the
+  round's positions and strikes written into arrays allocated once and reused, simulated by
+  the kernel of :func:`onered.physics.batch.simulate_many` in two halves at once on two
+  threads (it releases the GIL), read by :func:`onered.bridge.batch_strokes`: no Python
+  object per shot until the reading.
+
+Why alone on one thread: measured in the vector form (64 tables, random opponent, six
+interleaved runs, load 4.1-4.8 on 2 cores) each shot alone gave 12,500-13,100
+table-steps per CPU-second and the batch kernel in one call a round 10,600-11,500. The
+kernel is about a tenth of a step either way; the batch's reading (the arrays converted,
+the kept event log turned into tuples for the strokes from hand, half the random
+opponent's) costs more per shot than the compact entry's tuples built in C. The batch is
+kept for what only it can do, the kernel of a round on two cores at once.
 """
 
 from __future__ import annotations
@@ -30,10 +35,16 @@ import numpy.typing as npt
 
 from onered import bridge, rules
 from onered.physics import Params, TableSpec, strike_to_launch
-from onered.physics._engine import Context, launches_of
+from onered.physics._engine import Context, launch_of, launches_of
 from onered.physics.batch import Shots
 from onered.physics.cue import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET, MIN_ELEVATION
-from onered.physics.engine import MAX_EVENTS, Placement, _context_of, placement_error
+from onered.physics.engine import (
+    MAX_EVENTS,
+    CompactShot,
+    Placement,
+    _context_of,
+    placement_error,
+)
 from onered.physics.errors import PhysicsError
 from onered.physics.types import Strike
 from onered.table import Point
@@ -109,8 +120,9 @@ class _Round:
 
 
 class StrokeEngine:
-    """The strokes of many games with the physics ``params`` on ``table``, one kernel call
-    per round (per set of balls on the table), over ``threads`` (1 or 2) threads."""
+    """The strokes of many games with the physics ``params`` on ``table``: each shot alone
+    (``threads=1``), or rounds of :data:`SPLIT_AT` shots or more through the batch kernel
+    on two threads, one call a half per set of balls on the table (``threads=2``)."""
 
     def __init__(self, params: Params, table: TableSpec, threads: int = 1) -> None:
         if threads not in (1, 2):
@@ -130,6 +142,8 @@ class StrokeEngine:
 
     def strokes(self, shots: Sequence[Shot]) -> list[rules.Stroke]:
         """The referee's strokes of ``shots``, in order."""
+        if self.threads == 1 or len(shots) < SPLIT_AT:
+            return [self._alone(shot) for shot in shots]
         first = tuple(shots[0][0])
         if all(len(s[0]) == len(first) and tuple(s[0]) == first for s in shots):
             return self._strokes(first, shots)
@@ -142,6 +156,33 @@ class StrokeEngine:
             for k, stroke in zip(members, done, strict=True):
                 out[k] = stroke
         return [s for s in out if s is not None]
+
+    def _alone(self, shot: Shot) -> rules.Stroke:
+        """One shot through the kernel's single-position entry (as ``simulate_compact``
+        runs it, without its checks of what the game has checked), read by
+        ``compact_stroke``: the same kernel, the same bits as in a round."""
+        names, cue, strike, hand = shot
+        ids = tuple(names)
+        flat = [c for p in names.values() for c in p]
+        ctx = self._context
+        problem = ctx.validate(flat)
+        if problem is not None:
+            raise placement_error(problem[0], ids, flat, problem[1], problem[2])
+        s, params = strike, self.params
+        row = (s.speed, s.aim, s.side, s.height, s.elevation)
+        if not _within_limits(row):
+            strike_to_launch(strike, params)  # raises the physics' error
+        launch = launch_of(*row, params.R, params.m, params.cue_end_mass)
+        (raw,) = ctx.simulate(flat, ids.index(cue), list(launch), False)
+        if raw[0] != 0:
+            raise PhysicsError(f"shot 0: the shot did not end within {MAX_EVENTS} events")
+        return bridge.compact_stroke(
+            CompactShot(raw[1], raw[2], raw[3]),
+            ids,
+            cue,
+            placed=names[cue] if hand else None,
+            before=names,
+        )
 
     def _strokes(self, ids: tuple[str, ...], shots: Sequence[Shot]) -> list[rules.Stroke]:
         """Shots whose balls are ``ids`` (sorted names) in one kernel call (or two at once)."""
@@ -198,7 +239,7 @@ class StrokeEngine:
         all of them, in order (``event_end`` counts from the first)."""
         run = self._context.run_many
         r.problem[1, 0] = -1
-        if self.threads == 1 or r.count < SPLIT_AT:
+        if r.count < SPLIT_AT:  # (a round of one set of balls, smaller than the whole)
             log = run(r.positions, r.positions.shape[1], r.cue, r.launches, r.at,
                       (*r.outputs, r.problem[0]), True)  # fmt: skip
             return log if log is not None else b""

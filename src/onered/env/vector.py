@@ -7,10 +7,12 @@ the results are those of the single environments, table for table.
 
 A step runs in rounds: first every table's agent stroke, then, round after round, the
 opponents' strokes of the tables where the opponent is to play. The strokes of a round,
-each from its own table's position, are simulated together by one call of the batch
-kernel (:class:`~onered.env.strokes.StrokeEngine`, split over two threads with
-``threads=2``: the kernel runs without the GIL) and read into the referee's strokes; each
-game then has its stroke judged (:meth:`~onered.env.lean.LeanGame.judge`).
+each from its own table's position, go to the :class:`~onered.env.strokes.StrokeEngine`
+together: on one thread each is simulated alone (the fastest measured on one core), with
+``threads=2`` a round of many is one call of the batch kernel a thread, run at once (the
+kernel releases the GIL); each game then has its stroke judged
+(:meth:`~onered.env.lean.LeanGame.judge`). ``workers`` shares the tables out over
+processes, which run the Python of a step (nine tenths of it) on as many cores.
 """
 
 from __future__ import annotations
@@ -30,8 +32,8 @@ from onered.game import Action
 
 
 class SnookerOneRedVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
-    """``num_envs`` tables of the single-agent environment; ``threads`` (1 or 2) runs the
-    kernel of a round's strokes on that many threads; ``workers`` (> 1) shares the tables
+    """``num_envs`` tables of the single-agent environment; ``threads=2`` runs a round's
+    strokes through the batch kernel on two threads; ``workers`` (> 1) shares the tables
     out over that many processes (:mod:`onered.env.workers`: the Python of a step runs on
     as many cores); the other keyword arguments are the single environment's settings
     (:class:`~onered.env.core.Config`). The results are the same whatever the threads and
@@ -146,8 +148,8 @@ class SnookerOneRedVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         return self._observe(), rewards, terminated, truncated, self._infos()
 
     def _play(self, jobs: list[tuple[int, Action]]) -> None:
-        """Simulate the round's strokes together (one kernel call), then have each judged
-        in its game."""
+        """Simulate the round's strokes together (the engine's round), then have each
+        judged in its game."""
         frames = self.frames
         shots = [frames[i].game.shot(action) for i, action in jobs]
         strokes = self.engine.strokes(shots)
