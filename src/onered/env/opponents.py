@@ -99,9 +99,9 @@ class OpponentError(OneredError, ValueError):
 def check_opponent(name: object) -> str:
     """The canonical opponent name (``random``, a level, or a computer player's
     description with parameters), or :class:`OpponentError`."""
-    spec = _ai(name)
     if name == "random":
         return "random"
+    spec = _ai(name)
     if spec is not None and spec.level is not None:
         return str(spec) if spec.params else spec.level.value
     raise OpponentError(f"opponent: {name!r} is not one of {', '.join(OPPONENTS)} (or ai:<level>)")
@@ -111,6 +111,8 @@ def make_opponent(
     name: str, seed: int, *, params: Params | None = None, table: TableSpec | None = None
 ) -> Player:
     """The opponent ``name`` (see :func:`check_opponent`) seeded with ``seed``."""
+    if name == "random":  # (every episode makes one: the common case first)
+        return RandomPlayer(seed)
     canonical = check_opponent(name)
     spec = _ai(canonical)
     if spec is None:

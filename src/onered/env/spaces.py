@@ -212,11 +212,23 @@ def read_action(action: object, *, clip: bool = True) -> Decision:
         if not clip:
             raise ActionError(f"action[{k}] ({ACTION_NAMES[k]}) = {v} is outside [-1, 1]")
         items[k] = 1.0 if v > 1.0 else -1.0
-    aim, speed, side, height, elevation, x, y, option = (
-        lo + (a + 1.0) * half for a, lo, half in zip(items, _LOW, _HALF, strict=True)
+    # lo + (a + 1) * half for each component, written out (a generator over zip costs a
+    # tenth of reading an action)
+    a0, a1, a2, a3, a4, a5, a6, a7 = items
+    l0, l1, l2, l3, l4, l5, l6, l7 = _LOW
+    h0, h1, h2, h3, h4, h5, h6, h7 = _HALF
+    strike = clamp_strike(
+        Strike(
+            l1 + (a1 + 1.0) * h1,
+            l0 + (a0 + 1.0) * h0,
+            l2 + (a2 + 1.0) * h2,
+            l3 + (a3 + 1.0) * h3,
+            l4 + (a4 + 1.0) * h4,
+        )
     )
-    strike = clamp_strike(Strike(speed, aim, side, height, elevation))
-    return Decision(Option.FROM_D if option > 0 else Option.AS_THEY_LIE, strike, (x, y))
+    place = (l5 + (a5 + 1.0) * h5, l6 + (a6 + 1.0) * h6)
+    option = Option.FROM_D if l7 + (a7 + 1.0) * h7 > 0 else Option.AS_THEY_LIE
+    return Decision(option, strike, place)
 
 
 def encode_action(
