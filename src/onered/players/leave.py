@@ -72,10 +72,13 @@ def _rolling_deflection(cut: float) -> float:
     return math.atan2(s * c, s * s + 0.4)
 
 
-def _sensitivity_table() -> list[float]:
+@functools.cache
+def _sensitivity_table() -> tuple[float, ...]:
     """For each whole degree of deflection 0..180, the smallest ``|d defl / d cut| /
     cos(cut)`` over the ways to get it: a rolling cue ball (up to the natural angle of
-    about 33.7 degrees), or a stunned one (``defl = 90 - cut``, harder: 1.4 x)."""
+    about 33.7 degrees), or a stunned one (``defl = 90 - cut``, harder: 1.4 x). Computed once
+    (a pure function that costs tens of milliseconds: every player, coach and shots-study
+    task builds a leave model)."""
     cuts = [math.radians(k * 0.25) for k in range(1, 356)]  # 0.25 .. 88.75 degrees
     table = []
     for deg in range(181):
@@ -95,7 +98,7 @@ def _sensitivity_table() -> list[float]:
             best = min(best, 0.4 + 0.3 * (deg - 33))
         table.append(best)
     table[0] = table[1]
-    return table
+    return tuple(table)
 
 
 @functools.lru_cache(maxsize=16)
@@ -104,6 +107,16 @@ def _hand_grid(
 ) -> dict[tuple[int, int], tuple[float, float]]:
     """The from-hand cache of one level of play on one table (filled as it is used)."""
     return {}
+
+
+def _pocket_rows(
+    pockets: tuple[PocketTarget, ...],
+) -> list[tuple[float, float, float, float, float, float, float]]:
+    """Each pocket's aim, axis, ``cos_max``, ``half`` and ``jaw_loss`` as one flat tuple
+    (read in the innermost loop of the leave's chances, once per pocket per object ball)."""
+    return [
+        (p.aim[0], p.aim[1], p.axis[0], p.axis[1], p.cos_max, p.half, p.jaw_loss) for p in pockets
+    ]
 
 
 class LeaveModel:
@@ -128,6 +141,8 @@ class LeaveModel:
             for defl in _HAND_DEFLECTIONS
             for a in (math.radians(defl), -math.radians(defl))
         ]
+        #: each pocket's numbers as one tuple, for the loop of :meth:`_chances`
+        self._rows = _pocket_rows(self.pockets)
         # the from-hand grid depends on nothing but these, so players of the same level on
         # the same table share it (a memo of a pure function)
         self._hand = _hand_grid((self.sigma_aim, self.sigma_throw, self.sigma_curve), table)
@@ -188,19 +203,18 @@ class LeaveModel:
             return pots, inoffs
         sigma_aim, sens_table = self.sigma_aim, self._sensitivity
         throw, curve = self.sigma_throw, self.sigma_curve
-        erf, hypot, acos, degrees = math.erf, math.hypot, math.acos, math.degrees
-        for k, pocket in enumerate(pockets):
-            px, py = pocket.aim
+        erf, hypot, acos, degrees, inf = math.erf, math.hypot, math.acos, math.degrees, math.inf
+        rows = self._rows if pockets is self.pockets else _pocket_rows(pockets)
+        for k, (px, py, ax, ay, cos_max, half, jaw_loss) in enumerate(rows):
             ox, oy = px - x0, py - y0
             d2 = hypot(ox, oy)
             if d2 < 1e-9:
                 continue
             ux, uy = ox / d2, oy / d2
-            ax, ay = pocket.axis
             cos_a = ux * ax + uy * ay
-            if cos_a < pocket.cos_max:
+            if cos_a < cos_max:
                 continue
-            h = pocket.half * cos_a - pocket.jaw_loss
+            h = half * cos_a - jaw_loss
             if h <= 0:
                 continue
             tol = h / d2 / _SQRT2
@@ -213,8 +227,12 @@ class LeaveModel:
                     pots[k] = erf(tol / (sigma_aim * d1 / (_R2 * cos_cut) + throw))
             # the in-off: the cue ball leaves the object ball towards the pocket
             cos_psi = (ix * ux + iy * uy) / d_in
-            sens = sens_table[int(degrees(acos(max(-1.0, min(1.0, cos_psi)))) + 0.5)]
-            if sens != math.inf:
+            if cos_psi > 1.0:
+                cos_psi = 1.0
+            elif cos_psi < -1.0:
+                cos_psi = -1.0
+            sens = sens_table[int(degrees(acos(cos_psi)) + 0.5)]
+            if sens != inf:
                 inoffs[k] = erf(tol / (sigma_aim * d_in / _R2 * sens + curve))
         return pots, inoffs
 

@@ -248,8 +248,10 @@ def read_strokes(
     ids = shots.ball_ids
     pockets = shots.pocket.tolist()
     out = []
+    # the striker is the player to play (``Game.play`` names him; the referee reads the
+    # same player from the state)
     for k, stroke in enumerate(bridge.batch_strokes(shots)):
-        _, verdict = rules.judge(state, replace(stroke, striker="striker"))
+        _, verdict = rules.judge(state, stroke)
         fell = {b: POCKET_NAMES[i] for b, i in zip(ids, pockets[k], strict=True) if i >= 0}
         out.append(ShotRead(verdict, fell))
     return out
