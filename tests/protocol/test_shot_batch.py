@@ -113,7 +113,22 @@ def shot_lines(draw: st.DrawFn) -> bytes:
 @settings(max_examples=150)
 @given(st.lists(shot_lines(), min_size=1, max_size=24))
 def test_batch_answers_are_the_single_paths(lines: list[bytes]) -> None:
+    with pytest.MonkeyPatch.context() as patch:  # (every group a batch call, however small)
+        patch.setattr(shot_batch, "FEWEST", 1)
+        assert together(lines) == one_by_one(lines)
+
+
+def test_a_few_lines_are_played_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    lines = [json.dumps(_aimed(k)).encode() for k in range(shot_batch.FEWEST - 1)]
+    singles: list[bytes | str] = []
+
+    def counted(line: bytes | str) -> bytes:
+        singles.append(line)
+        return play_line(line)
+
+    monkeypatch.setattr(shot_batch, "play_line", counted)
     assert together(lines) == one_by_one(lines)
+    assert singles == lines
 
 
 def _aimed(k: int) -> dict[str, Any]:
@@ -146,17 +161,17 @@ def test_common_lines_take_the_batch_and_a_bad_line_takes_the_single_path_alone(
 
 
 def test_an_error_stays_on_its_line_in_the_command() -> None:
-    lines = [json.dumps(_aimed(k)) for k in range(5)]
+    lines = [json.dumps(_aimed(k)) for k in range(20)]
     lines[2] = json.dumps({**_aimed(2), "strike": {"speed": 12, "aim": 0}})
     out, err = io.BytesIO(), io.BytesIO()
     assert batch(io.BytesIO(("\n".join(lines) + "\n").encode()), out, err) == 2
     answers = out.getvalue().decode().splitlines()
-    assert len(answers) == 5
+    assert len(answers) == 20
     assert json.loads(answers[2]) == {
         "error": "strike.speed: must be > 0 and at most 10, got 12",
         "line": 3,
     }
-    for k in (0, 1, 3, 4):
+    for k in (0, 1, *range(3, 20)):
         assert answers[k].encode() + b"\n" == play_line(lines[k])
     assert err.getvalue() == b"line 3: strike.speed: must be > 0 and at most 10, got 12\n"
 
@@ -166,9 +181,10 @@ def test_an_unexpected_failure_is_reported_on_its_line(monkeypatch: pytest.Monke
         raise ZeroDivisionError("boom")
 
     monkeypatch.setattr(shot_batch, "play_line", broken)
-    got = play_lines([b"{}", json.dumps(_aimed(1)).encode()])
+    lines = [b"{}"] + [json.dumps(_aimed(k)).encode() for k in range(shot_batch.FEWEST)]
+    got = play_lines(lines)
     assert isinstance(got[0], ZeroDivisionError)
-    assert got[1] == play_line(json.dumps(_aimed(1)))
+    assert got[1:] == [play_line(line) for line in lines[1:]]
     with pytest.raises(ShotProtocolError):
         play_line(b"{}")
 
@@ -179,6 +195,6 @@ def test_a_failure_of_the_batch_leaves_its_lines_to_the_single_path(
     def broken(shots: object, names: object) -> list[bytes | None]:
         raise RuntimeError("a bug in the batch")
 
-    lines = [json.dumps(_aimed(k)).encode() for k in range(3)]
+    lines = [json.dumps(_aimed(k)).encode() for k in range(shot_batch.FEWEST)]
     monkeypatch.setattr(shot_batch, "_write", broken)
     assert play_lines(lines) == [play_line(line) for line in lines]
