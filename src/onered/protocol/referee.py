@@ -86,13 +86,6 @@ def _balls(obj: Mapping[str, object], key: str) -> tuple[Ball, ...]:
     return tuple(ball(name, key) for name in string_list(obj, key))
 
 
-def _flag(obj: Mapping[str, object], key: str, default: bool) -> bool:
-    value = obj.get(key, default)
-    if value is True or value is False:
-        return value
-    return get_bool(obj, key, default)  # raises, naming the field
-
-
 def _surface_point(value: object, where: str) -> Point:
     p = point(value, where)
     if 0.0 <= p[0] <= WIDTH and 0.0 <= p[1] <= LENGTH:
@@ -179,12 +172,13 @@ def position_json(state: GameState) -> dict[str, object]:
 
 def parse_stroke(obj: Mapping[str, object]) -> Stroke:
     """A ``stroke`` line as a ``Stroke``: types and names checked here, the rules later."""
-    striker = obj.get("striker")
+    get = obj.get
+    striker = get("striker")
     if striker is not None and not isinstance(striker, str):
         raise ProtocolError(f"striker: expected a player's name, got {show(striker)}")
-    placed_raw = obj.get("placed")
+    placed_raw = get("placed")
     placed = None if placed_raw is None else point(placed_raw, "placed")
-    hit_raw = obj.get("first_hit")
+    hit_raw = get("first_hit")
     first_hit: rules.FirstHit = None
     if hit_raw is not None:
         if type(hit_raw) is not str or hit_raw not in _FIRST_HIT:
@@ -200,7 +194,7 @@ def parse_stroke(obj: Mapping[str, object]) -> Stroke:
                 raise ProtocolError(f"fouls: unknown foul code {code!r}")
             found.add(_FOULS[code])
         fouls = frozenset(found)
-    positions_raw = obj.get("positions")
+    positions_raw = get("positions")
     positions: dict[Ball, Point] | None = None
     if positions_raw is not None:
         if not isinstance(positions_raw, dict):
@@ -220,19 +214,34 @@ def parse_stroke(obj: Mapping[str, object]) -> Stroke:
                 raise ProtocolError(f"occupied: unknown spot {name!r} (spots are {known})")
             spots.add(_SPOTS[name])
         occupied = frozenset(spots)
-    return Stroke(
-        striker=striker,
-        struck=_flag(obj, "struck", True),
-        placed=placed,
-        first_hit=first_hit,
-        cannon=_flag(obj, "cannon", False),
-        potted=_balls(obj, "potted"),
-        off_table=_balls(obj, "off_table"),
-        fouls=fouls,
-        crossed_baulk=_flag(obj, "crossed_baulk", False),
-        touching=_flag(obj, "touching", False),
-        positions=positions,
-        occupied=occupied,
+    # The flags and lists, read in the order their errors have always come in.
+    struck = get("struck", True)
+    if struck is not True and struck is not False:
+        struck = get_bool(obj, "struck", True)  # raises, naming the field
+    cannon = get("cannon", False)
+    if cannon is not True and cannon is not False:
+        cannon = get_bool(obj, "cannon", False)
+    potted = _balls(obj, "potted")
+    off_table = _balls(obj, "off_table")
+    crossed_baulk = get("crossed_baulk", False)
+    if crossed_baulk is not True and crossed_baulk is not False:
+        crossed_baulk = get_bool(obj, "crossed_baulk", False)
+    touching = get("touching", False)
+    if touching is not True and touching is not False:
+        touching = get_bool(obj, "touching", False)
+    return Stroke(  # positional, in the fields' order: faster (rules.Verdict's note)
+        striker,
+        struck,
+        placed,
+        first_hit,
+        cannon,
+        potted,
+        off_table,
+        fouls,
+        crossed_baulk,
+        touching,
+        positions,
+        occupied,
     )
 
 
@@ -306,32 +315,35 @@ class RefereeSession:
         """Judge one parsed protocol line, returning the verdict and the players' names;
         raises ``ProtocolError`` or ``RulesError``."""
         kind = obj.get("type")
-        if self.state is None:
-            if kind == "position":
-                self.state = parse_position(obj)
-                return position.verdict(self.state), self.state.match.players
-            if kind != "match":
-                raise ProtocolError("the first line must be the match line (or a position line)")
-            self.state = rules.start(parse_match(obj))
-            return rules.opening_verdict(self.state), self.state.match.players
-        if kind == "match":
-            raise ProtocolError("a second match line: the match line comes once, first")
+        state = self.state
+        if state is not None:  # the game goes on: a stroke, most lines, first
+            if kind == "stroke":
+                state, verdict = rules.judge(state, parse_stroke(obj))
+            elif kind == "choice":
+                state, verdict = rules.choose(state, parse_option(obj))
+            elif kind == "match":
+                raise ProtocolError("a second match line: the match line comes once, first")
+            elif kind == "position":
+                raise ProtocolError(
+                    "a position line after the first: a game starts from a match line or a "
+                    "position line, once, first"
+                )
+            elif kind is None:
+                raise ProtocolError("type: missing (expected match, position, stroke or choice)")
+            else:
+                raise ProtocolError(
+                    f"type: unknown line type {show(kind)} (expected match, position, stroke "
+                    "or choice)"
+                )
+            self.state = state
+            return verdict, state.match.players
         if kind == "position":
-            raise ProtocolError(
-                "a position line after the first: a game starts from a match line or a "
-                "position line, once, first"
-            )
-        if kind == "stroke":
-            self.state, verdict = rules.judge(self.state, parse_stroke(obj))
-        elif kind == "choice":
-            self.state, verdict = rules.choose(self.state, parse_option(obj))
-        elif kind is None:
-            raise ProtocolError("type: missing (expected match, position, stroke or choice)")
-        else:
-            raise ProtocolError(
-                f"type: unknown line type {show(kind)} (expected match, position, stroke or choice)"
-            )
-        return verdict, self.state.match.players
+            self.state = state = parse_position(obj)
+            return position.verdict(state), state.match.players
+        if kind != "match":
+            raise ProtocolError("the first line must be the match line (or a position line)")
+        self.state = state = rules.start(parse_match(obj))
+        return rules.opening_verdict(state), state.match.players
 
 
 def run(
@@ -351,11 +363,13 @@ def run(
     session = session if session is not None else RefereeSession()
     write_out = sink(out)
     number = 0
+    feed = session.feed
     for batch in line_batches(lines):
         answers: list[bytes] = []
+        answer = answers.append
         for line in batch:
             number += 1
-            if is_blank(line):
+            if line[:1] != b"{" and is_blank(line):  # a line of bytes from "{" is not blank
                 continue
             started = session.state is not None
             try:
@@ -363,8 +377,8 @@ def run(
             except ProtocolError as exc:
                 return _fail(write_out, answers, err, number, exc)
             try:
-                verdict, players = session.feed(obj)
-                answers.append(dumps_line(verdict_json(verdict, players)))
+                verdict, players = feed(obj)
+                answer(dumps_line(verdict_json(verdict, players)))
             except (ProtocolError, RulesError) as exc:
                 # An input that does not start with a match line is an error at line 1 (spec).
                 return _fail(write_out, answers, err, number if started else 1, exc)
@@ -373,7 +387,7 @@ def run(
                 return _fail(write_out, answers, err, number, message)
             if flush_each:
                 write_out(b"".join(answers))
-                answers = []
+                answers.clear()
         if answers:
             write_out(b"".join(answers))
     if session.state is None:
