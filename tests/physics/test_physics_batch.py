@@ -206,6 +206,7 @@ def test_two_threads_give_what_one_gives() -> None:
         ({"strikes": [[1.0, 0, 0, 0]]}, r"shape \(shots, 5\)"),
         ({"strikes": None, "launches": [[0, 0, 0, 0, 0, 0]]}, r"launches\[0\]"),
         ({"strikes": None, "launches": [[11, 0, 0, 0, 0, 0]]}, r"launches\[0\]"),
+        ({"strikes": None, "launches": [[1, 0, 0, 0, 1000, 0]]}, r"launches\[0\].*R\|w\|"),
         ({"strikes": None}, "either strikes or launches"),
         ({"at": [1]}, r"at\[0\] = 1 is not one of the 1 positions"),
     ],

@@ -29,6 +29,7 @@ from onered.physics._engine import launches_of
 from onered.physics.cue import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET, MIN_ELEVATION
 from onered.physics.engine import (
     MAX_EVENTS,
+    MAX_SPIN_SPEED,
     CompactShot,
     Placement,
     _context,
@@ -183,16 +184,25 @@ def _array(value: npt.ArrayLike, what: str, columns: int) -> Floats:
     return rows
 
 
-def _check_launches(rows: Floats) -> None:
+def _check_launches(rows: Floats, radius: float) -> None:
+    """The limits :func:`onered.physics.simulate` holds a launch to, row by row."""
     finite = np.isfinite(rows).all(axis=1)
-    speed = np.sqrt(rows[:, 0] ** 2 + rows[:, 1] ** 2 + rows[:, 5] ** 2)
-    spin = np.sqrt(rows[:, 2] ** 2 + rows[:, 3] ** 2 + rows[:, 4] ** 2)
-    bad = ~finite | (speed > MAX_SPEED * (1 + 1e-12)) | ((speed == 0) & (spin == 0))
+    speed = np.sqrt(rows[:, 0] * rows[:, 0] + rows[:, 1] * rows[:, 1] + rows[:, 5] * rows[:, 5])
+    spin = radius * np.sqrt(
+        rows[:, 2] * rows[:, 2] + rows[:, 3] * rows[:, 3] + rows[:, 4] * rows[:, 4]
+    )
+    bad = (
+        ~finite
+        | (speed > MAX_SPEED * (1 + 1e-12))
+        | (spin > MAX_SPIN_SPEED * (1 + 1e-12))
+        | ((speed == 0) & (spin == 0))
+    )
     if bad.any():
         k = int(np.argmax(bad))
         raise PhysicsInputError(
             f"launches[{k}] = {rows[k].tolist()}: a launch needs finite numbers, a speed "
-            f"up to {MAX_SPEED} m/s and some speed or spin"
+            f"up to {MAX_SPEED} m/s, a spin surface speed R|w| up to {MAX_SPIN_SPEED} m/s "
+            "and some speed or spin"
         )
 
 
@@ -255,7 +265,7 @@ def simulate_many(
         rows = strikes_to_launches(strikes, params)
     elif launches is not None:
         rows = _array(launches, "launches", 6)
-        _check_launches(rows)
+        _check_launches(rows, params.R)
     shots = len(rows)
     where = _at(at, shots, npos)
     duration = np.empty(shots)
