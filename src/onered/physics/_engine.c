@@ -987,14 +987,19 @@ static PyObject *engine_launch_of(PyObject *mod, PyObject *const *args, Py_ssize
     return tuple_of(items, 6);
 }
 
-/* launches_of(strikes, out, R, m, cue_end_mass): 5 doubles a strike in, 6 a launch out. */
+/* launches_of(strikes, out, R, m, cue_end_mass[, max_speed, max_tip, min_elevation,
+ * max_elevation]): 5 doubles a strike in, 6 a launch out. With the limits, every strike
+ * is checked first (finite numbers, 0 < speed <= max_speed, hypot(side, height) <= max_tip,
+ * min_elevation <= elevation <= max_elevation) and the index of the first that breaks them
+ * is returned, nothing written; else -1 (None without the limits). */
 static PyObject *engine_launches_of(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 5) {
-        PyErr_SetString(PyExc_TypeError, "launches_of: strikes, out, R, m, cue_end_mass");
+    if (nargs != 5 && nargs != 9) {
+        PyErr_SetString(PyExc_TypeError,
+                        "launches_of: strikes, out, R, m, cue_end_mass[, 4 limits]");
         return NULL;
     }
-    double c[3];
-    for (int k = 0; k < 3; k++) {
+    double c[7];
+    for (int k = 0; k < nargs - 2; k++) {
         c[k] = PyFloat_AsDouble(args[2 + k]);
         if (c[k] == -1.0 && PyErr_Occurred()) return NULL;
     }
@@ -1009,12 +1014,25 @@ static PyObject *engine_launches_of(PyObject *mod, PyObject *const *args, Py_ssi
     }
     const double *s = (const double *)in.buf;
     double *o = (double *)out.buf;
+    Py_ssize_t bad = -1;
     Py_BEGIN_ALLOW_THREADS
-    for (Py_ssize_t k = 0; k < n; k++) strike_launch(s + 5 * k, c[0], c[1], c[2], o + 6 * k);
+    if (nargs == 9) {
+        for (Py_ssize_t k = 0; k < n && bad < 0; k++) {
+            const double *q = s + 5 * k;
+            int ok = 1;
+            for (int j = 0; j < 5; j++) ok = ok && isfinite(q[j]);
+            if (!(ok && q[0] > 0 && q[0] <= c[3] && hypot(q[2], q[3]) <= c[4] &&
+                  q[4] >= c[5] && q[4] <= c[6]))
+                bad = k;
+        }
+    }
+    if (bad < 0)
+        for (Py_ssize_t k = 0; k < n; k++) strike_launch(s + 5 * k, c[0], c[1], c[2], o + 6 * k);
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&in);
     PyBuffer_Release(&out);
-    Py_RETURN_NONE;
+    if (nargs == 5) Py_RETURN_NONE;
+    return PyLong_FromSsize_t(bad);
 }
 
 static PyMethodDef engine_methods[] = {

@@ -98,6 +98,14 @@ def launch_of(
     """The launch (vx, vy, wx, wy, wz, vz) of a checked strike (``strike_to_launch``)."""
 
 def launches_of(
-    strikes: object, out: object, radius: float, m: float, cue_end_mass: float, /
-) -> None:
-    """Launches (float64, 6 a row) into out for checked strikes (float64, 5 a row)."""
+    strikes: object,
+    out: object,
+    radius: float,
+    m: float,
+    cue_end_mass: float,
+    /,
+    *limits: float,
+) -> int | None:
+    """Launches (float64, 6 a row) into out for strikes (float64, 5 a row); with the four
+    limits (max speed, max tip offset, min and max elevation) the strikes are checked
+    first: the index of the first out of them (nothing written), else -1."""

@@ -151,24 +151,15 @@ def strikes_to_launches(strikes: npt.ArrayLike, params: Params | None = None) ->
     each. Raises :class:`PhysicsInputError` naming the first strike out of the limits."""
     params = Params() if params is None else params
     rows = _array(strikes, "strikes", 5)
-    speed, _aim, side, height, elevation = rows.T
-    bad = ~(
-        np.isfinite(rows).all(axis=1)
-        & (speed > 0)
-        & (speed <= MAX_SPEED)
-        & (np.hypot(side, height) <= MAX_TIP_OFFSET + 1e-12)
-        & (elevation >= MIN_ELEVATION)
-        & (elevation <= MAX_ELEVATION)
-    )
-    if bad.any():
-        k = int(np.argmax(bad))
+    out = np.empty((len(rows), 6))
+    limits = (MAX_SPEED, MAX_TIP_OFFSET + 1e-12, MIN_ELEVATION, MAX_ELEVATION)
+    k = launches_of(rows, out, params.R, params.m, params.cue_end_mass, *limits)
+    if k is not None and k >= 0:
         raise PhysicsInputError(
             f"strikes[{k}] = {rows[k].tolist()} is not a stroke: speed in (0, {MAX_SPEED}] "
             f"m/s, tip offset within {MAX_TIP_OFFSET} R, elevation in "
             f"[{MIN_ELEVATION:g}, {MAX_ELEVATION:g}] degrees, every number finite"
         )
-    out = np.empty((len(rows), 6))
-    launches_of(rows, out, params.R, params.m, params.cue_end_mass)
     return out
 
 
@@ -254,9 +245,10 @@ def simulate_many(
     if not np.isfinite(pos).all():
         p = int(np.argmax(~np.isfinite(pos).all(axis=(1, 2))))
         raise PhysicsInputError(f"positions[{p}] has a number that is not finite")
-    order = sorted(range(n), key=lambda i: ids[i])
+    order = sorted(range(n), key=ids.__getitem__)
     engine_ids = tuple(ids[i] for i in order)
-    pos = np.ascontiguousarray(pos[:, order, :])
+    # (the common case first: the balls already in the engine's order)
+    pos = np.ascontiguousarray(pos if engine_ids == ids else pos[:, order, :])
     npos = len(pos)
     cues = _cues(cue, ids, order, npos)
     if (strikes is None) == (launches is None):
@@ -340,6 +332,10 @@ def _cues(
     cue: int | str | npt.ArrayLike, ids: tuple[str, ...], order: list[int], npos: int
 ) -> Ints:
     """The struck ball of every position, as engine (sorted) indices."""
+    if type(cue) is str and cue in ids:  # the common cases first: one ball for all
+        return np.full(npos, order.index(ids.index(cue)), np.int32)
+    if type(cue) is int and 0 <= cue < len(ids):
+        return np.full(npos, order.index(cue), np.int32)
     rank = np.argsort(np.array(order)).astype(np.int32)  # rank[i]: ball i's engine index
     names = {b: i for i, b in enumerate(ids)}
     values = np.asarray(cue)
