@@ -167,10 +167,29 @@ def test_ball_ids_in_any_order_give_the_sorted_engine_order() -> None:
     assert np.array_equal(other.rest, sorted_.rest, equal_nan=True)
 
 
+@settings(max_examples=10)
+@given(seed=st.integers(0, 2**32 - 1), threads=st.integers(1, 4), events=st.booleans())
+def test_a_batch_split_over_threads_is_the_same_batch(
+    seed: int, threads: int, events: bool
+) -> None:
+    """``threads``: the shots split over threads give the same arrays and event logs."""
+    rng = random.Random(seed)
+    rows = [[p[b] for b in IDS] for p in (position(rng) for _ in range(rng.randint(1, 40)))]
+    stroke = as_array(strikes(rng, len(rows)))
+    one = simulate_many(rows, "white", strikes=stroke, events=events)
+    many = simulate_many(rows, "white", strikes=stroke, events=events, threads=threads)
+    for name in ("duration", "rest", "fate", "pocket", "gone", "contact", "crossed",
+                 "cushions", "flights", "overs", "n_events"):  # fmt: skip
+        assert np.array_equal(getattr(one, name), getattr(many, name), equal_nan=True), name
+    assert [one.events(k) for k in range(len(one))] == [many.events(k) for k in range(len(many))]
+    if events:
+        assert np.array_equal(one.event_end, many.event_end)
+
+
 def test_two_threads_give_what_one_gives() -> None:
     """The kernel runs without the GIL: two threads at once give the same bits."""
     rng = random.Random(5)
-    rows = [[position(rng)[b] for b in IDS] for _ in range(20)]
+    rows = [[p[b] for b in IDS] for p in (position(rng) for _ in range(20))]
     stroke = as_array(strikes(rng, 20))
     alone = simulate_many(rows, "white", strikes=stroke)
     got: list[np.ndarray] = []
@@ -212,6 +231,7 @@ def test_two_threads_give_what_one_gives() -> None:
         ({"strikes": None, "launches": [[1, 0, 0, 0, 1000, 0]]}, r"launches\[0\].*R\|w\|"),
         ({"strikes": None}, "either strikes or launches"),
         ({"at": [1]}, r"at\[0\] = 1 is not one of the 1 positions"),
+        ({"threads": 0}, "threads must be an integer from 1"),
     ],
 )
 def test_bad_input_is_refused_naming_it(kwargs: dict[str, object], message: str) -> None:

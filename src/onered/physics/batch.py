@@ -19,7 +19,10 @@ so nothing is copied between them.
 
 from __future__ import annotations
 
+import itertools
+import threading
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -60,6 +63,11 @@ Ints = npt.NDArray[np.int32]
 STRIKE_COLUMNS = ("speed", "aim", "side", "height", "elevation")
 #: Columns of a launches array, as in :class:`onered.physics.Launch`.
 LAUNCH_COLUMNS = ("vx", "vy", "wx", "wy", "wz", "vz")
+#: The fewest shots a thread worth starting one for (below it, handing the work over costs
+#: more than it saves).
+SPLIT_AT = 8
+#: The most threads a call may ask for.
+MAX_THREADS = 64
 #: The most balls in one position (the kernel's scratch is sized per call; 64 is far more
 #: than any game of this kind uses).
 MAX_BALLS = 64
@@ -208,6 +216,7 @@ def simulate_many(
     params: Params | None = None,
     table: TableSpec | None = None,
     events: bool = False,
+    threads: int = 1,
 ) -> Shots:
     """Simulate many strokes from many positions in one engine call.
 
@@ -217,7 +226,10 @@ def simulate_many(
     (shots × 5, :data:`STRIKE_COLUMNS`) or ``launches`` (shots × 6, :data:`LAUNCH_COLUMNS`).
     ``at``: the position of each shot (default: every shot from the only position, or shot
     ``k`` from position ``k`` when there are as many positions as shots). ``events``: keep
-    the event logs. Returns :class:`Shots`, balls in sorted order.
+    the event logs. ``threads``: split the shots over this many threads (the kernel
+    releases the GIL, so they use as many cores; the shots are the same, bit for bit;
+    batches under :data:`SPLIT_AT` shots a thread are not split). Returns :class:`Shots`,
+    balls in sorted order.
 
     Raises :class:`PhysicsInputError` naming the first input that is not a stroke or a
     position on the table (the rules of :func:`onered.physics.check_position`), and
@@ -273,34 +285,28 @@ def simulate_many(
     n_events = np.empty(shots, np.int32)
     status = np.empty(shots, np.int8)
     event_end = np.empty(shots, np.int64)
-    problem = np.zeros(4, np.int32)
-    log = ctx.run_many(
-        pos,
-        n,
-        cues,
-        rows,
-        where,
-        (
-            status,
-            duration,
-            rest,
-            fate,
-            pocket,
-            gone,
-            contact,
-            crossed,
-            cushions,
-            flights,
-            overs,
-            n_events,
-            event_end,
-            problem,
-        ),
-        events,
-    )
-    if problem[0] >= 0 and problem[1] != Placement.OK:
-        p, code, i, j = map(int, problem)
-        raise placement_error(code, engine_ids, pos[p].ravel().tolist(), i, j, f"positions[{p}]: ")
+    outputs = (status, duration, rest, fate, pocket, gone, contact, crossed, cushions,
+               flights, overs, n_events, event_end)  # fmt: skip
+    parts = _split(shots, threads)
+    problems = np.zeros((len(parts), 4), np.int32)
+    calls = [
+        (pos, n, cues, rows[a:b], where[a:b], (*(o[a:b] for o in outputs), problems[k]), events)
+        for k, (a, b) in enumerate(parts)
+    ]
+    if len(calls) == 1:
+        logs = [ctx.run_many(*calls[0])]
+    else:  # the kernel runs without the GIL: the parts run at once
+        logs = list(_pool(len(calls)).map(lambda call: ctx.run_many(*call), calls))
+    for p, code, i, j in problems.tolist():
+        if p >= 0 and code != Placement.OK:
+            raise placement_error(
+                code, engine_ids, pos[p].ravel().tolist(), i, j, f"positions[{p}]: "
+            )
+    log = None
+    if events:
+        for a, b in parts[1:]:  # each part counts its events from its own start
+            event_end[a:b] += event_end[a - 1]
+        log = b"".join(part or b"" for part in logs)
     if status.any():
         k = int(np.argmax(status != 0))
         raise PhysicsError(f"shot {k}: the shot did not end within {MAX_EVENTS} events")
@@ -326,6 +332,32 @@ def simulate_many(
         params=params,
         table=table,
     )
+
+
+def _split(shots: int, threads: int) -> list[tuple[int, int]]:
+    """The contiguous parts of ``shots`` for ``threads`` threads (at most one part a
+    :data:`SPLIT_AT` shots)."""
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
+        raise PhysicsInputError(
+            f"threads must be an integer from 1 to {MAX_THREADS}, got {threads!r}"
+        )
+    count = max(1, min(threads, shots // SPLIT_AT))
+    bounds = [shots * k // count for k in range(count + 1)]
+    return list(itertools.pairwise(bounds))
+
+
+_POOLS: dict[int, ThreadPoolExecutor] = {}
+_POOLS_LOCK = threading.Lock()
+
+
+def _pool(size: int) -> ThreadPoolExecutor:
+    """A thread pool of ``size`` workers, made on first use and kept (threads cost some
+    50 us to start; a search asks for thousands of batches)."""
+    with _POOLS_LOCK:
+        pool = _POOLS.get(size)
+        if pool is None:
+            pool = _POOLS[size] = ThreadPoolExecutor(size, thread_name_prefix="onered-batch")
+        return pool
 
 
 def _cues(
