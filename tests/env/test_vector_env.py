@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -66,17 +68,11 @@ def test_bad_number_of_tables_is_an_error() -> None:
 
 
 class _CountingContext:
-    """The engine's kernel context, counting the shots of each call: ``run_many`` (the
-    batch kernel) and ``simulate`` (one shot alone)."""
+    """The engine's kernel context, counting the shots simulated alone (``simulate``)."""
 
     def __init__(self, context: object) -> None:
         self.context = context
-        self.batches: list[int] = []
         self.alone = 0
-
-    def run_many(self, *args: object) -> object:
-        self.batches.append(len(args[3]))  # type: ignore[arg-type]
-        return self.context.run_many(*args)  # type: ignore[attr-defined]
 
     def simulate(self, *args: object) -> object:
         self.alone += 1
@@ -86,10 +82,22 @@ class _CountingContext:
         return getattr(self.context, name)
 
 
-def test_with_two_threads_a_round_is_one_kernel_call_a_half() -> None:
-    """Twenty tables: their agents' strokes (whatever their positions) are two kernel
-    calls of ten, one a thread, and so are the opponents' replies; rounds smaller than
-    SPLIT_AT run each shot alone; every stroke is simulated once."""
+def test_with_two_threads_a_round_is_one_batch_over_two_threads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Twenty tables: their agents' strokes (whatever their positions) are one batch of
+    twenty on two threads, and so are the opponents' replies; rounds smaller than SPLIT_AT
+    run each shot alone; every stroke is simulated once."""
+    from onered.env import strokes
+    from onered.physics.batch import simulate_many
+
+    batches: list[tuple[int, int]] = []
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        batches.append((len(kwargs["strikes"]), kwargs["threads"]))
+        return simulate_many(*args, **kwargs)
+
+    monkeypatch.setattr(strokes, "simulate_many", counted)
     env = SnookerOneRedVectorEnv(num_envs=20, agent_first=True, target=50, threads=2)
     env.reset(seed=0)
     counting = _CountingContext(env.engine._context)
@@ -98,8 +106,8 @@ def test_with_two_threads_a_round_is_one_kernel_call_a_half() -> None:
     actions[:, 0] = np.linspace(-0.9, 0.9, 20)  # twenty aims
     actions[:, 1] = -0.95  # slow: no table scores, every opponent replies
     _, _, _, _, info = env.step(actions)
-    assert counting.batches[:4] == [10, 10, 10, 10]
-    assert sum(counting.batches) + counting.alone == int(np.sum(info["strokes"]))
+    assert batches[:2] == [(20, 2), (20, 2)]
+    assert sum(n for n, _ in batches) + counting.alone == int(np.sum(info["strokes"]))
     env.close()
 
 
@@ -109,7 +117,6 @@ def test_with_one_thread_each_stroke_is_simulated_alone() -> None:
     counting = _CountingContext(env.engine._context)
     env.engine._context = counting  # type: ignore[assignment]
     _, _, _, _, info = env.step(np.zeros((4, 8), dtype=np.float32))
-    assert counting.batches == []
     assert counting.alone == int(np.sum(info["strokes"]))
 
 

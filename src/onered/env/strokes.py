@@ -7,11 +7,10 @@ of running a round of shots (each from its own game's position), bit for bit the
   :func:`onered.physics.simulate_compact` runs it but without re-checking what the game
   has checked (balls placed legally, strikes within the cue's limits; a cheap test still
   sends a bad strike to the physics' own error), read by :func:`onered.bridge.compact_stroke`;
-- **the batch kernel** (``threads=2``, rounds of :data:`SPLIT_AT` shots or more): the
-  round's positions and strikes written into arrays allocated once and reused, simulated by
-  the kernel of :func:`onered.physics.batch.simulate_many` in two halves at once on two
-  threads (it releases the GIL), read by :func:`onered.bridge.batch_strokes`: no Python
-  object per shot until the reading.
+- **the batch** (``threads=2``, rounds of :data:`SPLIT_AT` shots or more):
+  :func:`onered.physics.batch.simulate_many` with the round split over two threads (the
+  kernel releases the GIL), read by :func:`onered.bridge.batch_strokes`: no Python object
+  per shot until the reading.
 
 Why alone on one thread: measured in the vector form (64 tables, random opponent, six
 interleaved runs, load 4.1-4.8 on 2 cores) each shot alone gave 12,500-13,100
@@ -25,23 +24,18 @@ kept for what only it can do, the kernel of a round on two cores at once.
 from __future__ import annotations
 
 import math
-import struct
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from onered import bridge, rules
 from onered.physics import Params, TableSpec, strike_to_launch
-from onered.physics._engine import Context, launch_of, launches_of
-from onered.physics.batch import Shots
+from onered.physics._engine import Context, launch_of
+from onered.physics.batch import simulate_many
 from onered.physics.cue import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET, MIN_ELEVATION
 from onered.physics.engine import (
     MAX_EVENTS,
     CompactShot,
-    Placement,
     _context_of,
     placement_error,
 )
@@ -58,67 +52,6 @@ Shot = tuple[dict[str, Point], str, Strike, bool]
 SPLIT_AT = 16
 
 
-class _Round:
-    """The arrays of a round of ``count`` shots from positions of ``n`` balls (views of the
-    engine's buffers, made once per size) and the packers that fill its inputs."""
-
-    __slots__ = (
-        "at",
-        "count",
-        "cue",
-        "cues",
-        "halves",
-        "launches",
-        "outputs",
-        "places",
-        "positions",
-        "problem",
-        "strikes",
-        "strokes",
-    )
-
-    def __init__(self, count: int, n: int) -> None:
-        self.count = count
-        self.positions = np.zeros((count, n, 2))
-        self.cue = np.zeros(count, np.int32)
-        self.strikes = np.zeros((count, 5))
-        self.launches = np.zeros((count, 6))
-        self.at = np.arange(count, dtype=np.int32)
-        self.outputs: tuple[npt.NDArray[Any], ...] = (
-            np.zeros(count, np.int8),  # status
-            np.zeros(count),  # duration
-            np.zeros((count, n, 2)),  # rest
-            np.zeros((count, n), np.int8),  # fate
-            np.zeros((count, n), np.int8),  # pocket
-            np.zeros((count, n), np.int32),  # gone
-            np.zeros((count, n)),  # contact
-            np.zeros((count, n), np.uint8),  # crossed
-            np.zeros((count, n), np.int32),  # cushions
-            np.zeros((count, n), np.int16),  # flights
-            np.zeros((count, n), np.int16),  # overs
-            np.zeros(count, np.int32),  # n_events
-            np.zeros(count, np.int64),  # event_end
-        )
-        self.problem = np.zeros((2, 4), np.int32)
-        self.places = struct.Struct(f"{2 * n * count}d")
-        self.cues = struct.Struct(f"{count}i")
-        self.strokes = struct.Struct(f"{5 * count}d")
-        # the two halves' arguments of Context.run_many (a round split over two threads)
-        h = count // 2
-        self.halves = tuple(
-            (
-                self.positions[a:b],
-                n,
-                self.cue[a:b],
-                self.launches[a:b],
-                self.at[: b - a],
-                (*(out[a:b] for out in self.outputs), self.problem[k]),
-                True,
-            )
-            for k, (a, b) in enumerate(((0, h), (h, count)))
-        )
-
-
 class StrokeEngine:
     """The strokes of many games with the physics ``params`` on ``table``: each shot alone
     (``threads=1``), or rounds of :data:`SPLIT_AT` shots or more through the batch kernel
@@ -131,14 +64,10 @@ class StrokeEngine:
         self.table = table
         self.threads = threads
         self._context: Context = _context_of(params, table)
-        self._rounds: dict[tuple[int, int], _Round] = {}
-        self._pool: ThreadPoolExecutor | None = None
 
     def close(self) -> None:
-        """Stop the second thread (if one was started)."""
-        if self._pool is not None:
-            self._pool.shutdown()
-            self._pool = None
+        """Nothing to stop: the batch's threads are the physics' kept pool (kept for the
+        environments' ``close``)."""
 
     def strokes(self, shots: Sequence[Shot]) -> list[rules.Stroke]:
         """The referee's strokes of ``shots``, in order."""
@@ -185,85 +114,27 @@ class StrokeEngine:
         )
 
     def _strokes(self, ids: tuple[str, ...], shots: Sequence[Shot]) -> list[rules.Stroke]:
-        """Shots whose balls are ``ids`` (sorted names) in one kernel call (or two at once)."""
-        count, n = len(shots), len(ids)
-        key = (n, count)
-        r = self._rounds.get(key)
-        if r is None:
-            r = self._rounds[key] = _Round(count, n)
-        r.places.pack_into(
-            r.positions.data, 0, *[c for names, _, _, _ in shots for b in ids for c in names[b]]
-        )
-        r.cues.pack_into(r.cue.data, 0, *[ids.index(cue) for _, cue, _, _ in shots])
+        """Shots whose balls are ``ids`` (sorted names) in one batch, split over the
+        engine's threads, read by ``bridge.batch_strokes``."""
         rows = [(s.speed, s.aim, s.side, s.height, s.elevation) for _, _, s, _ in shots]
         for row, (_, _, strike, _) in zip(rows, shots, strict=True):
             if not _within_limits(row):
                 strike_to_launch(strike, self.params)  # raises the physics' error
-        r.strokes.pack_into(r.strikes.data, 0, *[x for row in rows for x in row])
-        params = self.params
-        launches_of(r.strikes, r.launches, params.R, params.m, params.cue_end_mass)
-        log = self._run(r)
-        self._check(r, ids)
-        (_, duration, rest, fate, pocket, gone, contact, crossed, cushions, flights, overs,
-         n_events, event_end) = r.outputs  # fmt: skip
-        batch = Shots(
-            ids,
-            r.at,
-            r.cue,
-            duration,
-            rest,
-            fate,
-            pocket,
-            gone,
-            contact,
-            crossed,
-            cushions,
-            flights,
-            overs,
-            n_events,
-            np.frombuffer(log, np.float64).reshape(-1, 7),
-            event_end,
-            r.positions,
-            r.launches,
-            params,
-            self.table,
+        batch = simulate_many(
+            [[names[b] for b in ids] for names, _, _, _ in shots],
+            np.array([ids.index(cue) for _, cue, _, _ in shots], np.int32),
+            strikes=rows,
+            ball_ids=ids,
+            params=self.params,
+            table=self.table,
+            events=True,
+            threads=self.threads,
         )
         placed = [names[cue] if hand else None for names, cue, _, hand in shots]
         before: list[Mapping[str, Point] | None] = [
             names if hand else None for names, _, _, hand in shots
         ]
         return bridge.batch_strokes(batch, placed=placed, before=before)
-
-    def _run(self, r: _Round) -> bytes:
-        """Run the round's shots, in one call or in two halves at once; the event logs of
-        all of them, in order (``event_end`` counts from the first)."""
-        run = self._context.run_many
-        r.problem[1, 0] = -1
-        if r.count < SPLIT_AT:  # (a round of one set of balls, smaller than the whole)
-            log = run(r.positions, r.positions.shape[1], r.cue, r.launches, r.at,
-                      (*r.outputs, r.problem[0]), True)  # fmt: skip
-            return log if log is not None else b""
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(1, thread_name_prefix="onered-env-engine")
-        second = self._pool.submit(run, *r.halves[1])
-        a = run(*r.halves[0]) or b""
-        b = second.result() or b""
-        r.outputs[12][r.count // 2 :] += len(a) // 56  # the second half's ends: after the first's
-        return a + b
-
-    def _check(self, r: _Round, ids: tuple[str, ...]) -> None:
-        """Raise what :func:`~onered.physics.batch.simulate_many` raises for a position
-        that may not stand or a shot that did not end (neither happens in a game)."""
-        problem = r.problem.tolist()
-        for half, (p, code, i, j) in enumerate(problem):
-            if p >= 0 and code != Placement.OK:
-                p += half * (r.count // 2)
-                flat = r.positions[p].ravel().tolist()
-                raise placement_error(code, ids, flat, i, j, f"positions[{p}]: ")
-        status = r.outputs[0]
-        if status.tobytes().count(0) != r.count:
-            k = int(np.argmax(status != 0))
-            raise PhysicsError(f"shot {k}: the shot did not end within {MAX_EVENTS} events")
 
 
 def _within_limits(row: tuple[float, float, float, float, float]) -> bool:
