@@ -335,6 +335,31 @@ static void runs_free(Runs *r) {
     free(r->seg.d);
 }
 
+/* A shot's scratch for n balls (kernel.h's Sim without its outputs): made once a call. */
+static int sim_open(Sim *S, const Table *tb, int n, Buf *ev, Buf *seg) {
+    memset(S, 0, sizeof(*S));
+    S->tb = tb;
+    S->n = n;
+    S->ev = ev;
+    S->seg = seg;
+    S->b = (Ball *)malloc((size_t)n * sizeof(Ball));
+    S->stat = (Cand *)malloc((size_t)n * sizeof(Cand));
+    S->baulk = (double *)malloc((size_t)n * sizeof(double));
+    S->pair = (double *)malloc((size_t)n * (size_t)n * sizeof(double));
+    S->pkind = (int *)calloc((size_t)n * (size_t)n, sizeof(int));
+    S->over = (unsigned char *)calloc((size_t)n * (size_t)n, 1);
+    return S->b && S->stat && S->baulk && S->pair && S->pkind && S->over ? 0 : -1;
+}
+
+static void sim_close(Sim *S) {
+    free(S->b);
+    free(S->stat);
+    free(S->baulk);
+    free(S->pair);
+    free(S->pkind);
+    free(S->over);
+}
+
 static int run_all(ContextObject *self, PyObject *pos_o, int cue, PyObject *lau_o,
                    int want_paths, Runs *R) {
     memset(R, 0, sizeof(*R));
@@ -360,33 +385,17 @@ static int run_all(ContextObject *self, PyObject *pos_o, int cue, PyObject *lau_
     R->nshots = nshots;
     double *pos = (double *)malloc((size_t)m * sizeof(double));
     double *lau = (double *)malloc((size_t)(ml ? ml : 1) * sizeof(double));
-    Ball *balls = (Ball *)malloc((size_t)n * sizeof(Ball));
-    Cand *stat = (Cand *)malloc((size_t)n * sizeof(Cand));
-    double *baulk = (double *)malloc((size_t)n * sizeof(double));
-    double *pair = (double *)malloc((size_t)n * (size_t)n * sizeof(double));
-    int *pkind = (int *)calloc((size_t)n * (size_t)n, sizeof(int));
-    unsigned char *over = (unsigned char *)calloc((size_t)n * (size_t)n, 1);
+    Sim S;
+    const int scratch = sim_open(&S, &self->tb, n, &R->ev, want_paths ? &R->seg : NULL);
     R->meta = (double *)malloc((size_t)(nshots ? nshots : 1) * 4 * sizeof(double));
     R->rest = (Ball *)malloc((size_t)(nshots ? nshots : 1) * (size_t)n * sizeof(Ball));
     int rc = -1;
-    if (!pos || !lau || !balls || !stat || !baulk || !pair || !pkind || !over || !R->meta ||
-        !R->rest) {
+    if (!pos || !lau || scratch || !R->meta || !R->rest) {
         PyErr_NoMemory();
         goto done;
     }
     if (read_doubles(pos_o, pos, m, "positions") || read_doubles(lau_o, lau, ml, "launches"))
         goto done;
-    Sim S;
-    S.tb = &self->tb;
-    S.n = n;
-    S.b = balls;
-    S.stat = stat;
-    S.baulk = baulk;
-    S.pair = pair;
-    S.pkind = pkind;
-    S.over = over;
-    S.ev = &R->ev;
-    S.seg = want_paths ? &R->seg : NULL;
     int failed = 0;
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t k = 0; k < nshots; k++) {
@@ -397,7 +406,7 @@ static int run_all(ContextObject *self, PyObject *pos_o, int cue, PyObject *lau_
         R->meta[4 * k + 1] = duration;
         R->meta[4 * k + 2] = (double)(R->ev.n / 7);
         R->meta[4 * k + 3] = (double)(R->seg.n / SEG_SIZE);
-        memcpy(R->rest + k * n, balls, (size_t)n * sizeof(Ball));
+        memcpy(R->rest + k * n, S.b, (size_t)n * sizeof(Ball));
     }
     Py_END_ALLOW_THREADS
     if (failed) {
@@ -408,12 +417,7 @@ static int run_all(ContextObject *self, PyObject *pos_o, int cue, PyObject *lau_
 done:
     free(pos);
     free(lau);
-    free(balls);
-    free(stat);
-    free(baulk);
-    free(pair);
-    free(pkind);
-    free(over);
+    sim_close(&S);
     if (rc) runs_free(R);
     return rc;
 }
@@ -827,18 +831,12 @@ static PyObject *Context_run_many(ContextObject *self, PyObject *const *args, Py
             PyErr_Format(PyExc_ValueError, "at[%zd]: not a position", k);
             goto done;
         }
-    Ball *balls = (Ball *)malloc((size_t)n * sizeof(Ball));
-    Cand *stat = (Cand *)malloc((size_t)n * sizeof(Cand));
-    double *baulk = (double *)malloc((size_t)n * sizeof(double));
-    double *pair = (double *)malloc((size_t)(n * n) * sizeof(double));
-    int *pkind = (int *)calloc((size_t)(n * n), sizeof(int));
-    unsigned char *over = (unsigned char *)calloc((size_t)(n * n), 1);
     Buf ev = {NULL, 0, 0};
+    Sim S;
     int failed = 0;
-    if (!balls || !stat || !baulk || !pair || !pkind || !over) {
+    if (sim_open(&S, &self->tb, (int)n, &ev, NULL)) {
         failed = -1;
     } else {
-        Sim S = {&self->tb, (int)n, balls, stat, baulk, pair, pkind, over, &ev, NULL, 0};
         Py_BEGIN_ALLOW_THREADS
         problem[0] = -1;
         /* every position is checked before any shot runs */
@@ -863,19 +861,14 @@ static PyObject *Context_run_many(ContextObject *self, PyObject *const *args, Py
                                          &duration);
             if (status < 0) { failed = -1; break; }
             const Py_ssize_t e1 = ev.n / 7;
-            summarise(&O, k, (int)n, cue[p], balls, ev.d ? ev.d + 7 * e0 : NULL, e1 - e0, status,
+            summarise(&O, k, (int)n, cue[p], S.b, ev.d ? ev.d + 7 * e0 : NULL, e1 - e0, status,
                       duration);
             ev_end[k] = keep ? e1 : 0;
             if (keep) e0 = e1;
         }
         Py_END_ALLOW_THREADS
     }
-    free(balls);
-    free(stat);
-    free(baulk);
-    free(pair);
-    free(pkind);
-    free(over);
+    sim_close(&S);
     if (failed < 0) {
         free(ev.d);
         PyErr_NoMemory();
