@@ -56,10 +56,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from onered import rules
 from onered.physics import DIRECTIONS, EVENT_KINDS, CompactShot
 from onered.physics.types import CROSSED_IN, Event, EventKind, Fate, ShotResult, Vec2, position_at
-from onered.table import BAULK_Y, in_baulk
+from onered.table import BALL_DIAMETER, BAULK_Y, in_baulk
 from onered.table import touching as balls_touching
 
 if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
     from onered.physics.batch import Shots
 
 #: ``first_hit`` value when the cue ball touches both object balls at the same instant.
@@ -88,7 +91,6 @@ _C_IN = DIRECTIONS.index("in")
 _C_OUT = DIRECTIONS.index("out")
 _C_CUSHION = EVENT_KINDS.index(EventKind.CUSHION)
 _CUSHION = EventKind.CUSHION
-_INF = float("inf")
 #: A ball's fate in a batch (``onered.physics.batch.Fate``) as plain integers.
 _POCKETED_FATE = int(Fate.POCKETED)
 _OFF_FATE = int(Fate.OFF_TABLE)
@@ -385,6 +387,67 @@ def compact_outcome(shot: CompactShot, ids: Sequence[str], cue: str) -> Outcome:
     )
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class BatchReading:
+    """The questions of a stroke that a batch's arrays answer for all its shots at once
+    (:func:`batch_reading`), row ``k`` for shot ``k``: ``first`` the index in the batch's
+    ``ball_ids`` of the ball the cue ball touched first, ``len(ball_ids)`` for both at
+    once (:data:`SIMULTANEOUS_S`), ``len(ball_ids) + 1`` for none; ``cannon``;
+    ``crossed_baulk``; ``touching`` (the readings of :func:`first_hit`, :func:`cannon`,
+    :func:`crossed_baulk` and :func:`touching`)."""
+
+    first: npt.NDArray[np.intp]
+    cannon: npt.NDArray[np.bool_]
+    crossed_baulk: npt.NDArray[np.bool_]
+    touching: npt.NDArray[np.bool_]
+
+
+#: How far apart (m) two centres must be for :func:`onered.table.touching` to be surely
+#: false without asking it (it allows one diameter and 1e-6 m).
+_SURELY_APART = BALL_DIAMETER + 1e-3
+
+
+def batch_reading(shots: Shots) -> BatchReading:
+    """:class:`BatchReading` of a batch of ``onered.physics.batch.simulate_many``: the
+    first hit, cannon, baulk crossing and touching of every shot, read from its arrays with
+    NumPy (``onered.table``'s ``in_baulk`` and ``touching`` asked only where the arrays
+    cannot say no), as :func:`compact_stroke` reads each shot's events."""
+    import numpy as np  # (NumPy comes with the batch; the bridge's other readings need none)
+
+    n = len(shots.ball_ids)
+    count = len(shots)
+    rows = np.arange(count)
+    cue = shots.cue
+    contact = shots.contact
+    hits = np.isfinite(contact).sum(axis=1)
+    first = np.where(hits == 0, n + 1, np.argmin(contact, axis=1))
+    if n > 1:
+        ranked = np.sort(contact, axis=1)
+        with np.errstate(invalid="ignore"):  # (inf - inf where no ball was touched)
+            first[(hits >= 2) & ~(ranked[:, 1] - ranked[:, 0] > SIMULTANEOUS_S)] = n
+    on = shots.fate == int(Fate.ON_TABLE)
+    rest = shots.rest
+    cue_on = on[rows, cue]
+    crossed = ((shots.crossed[rows, cue] & CROSSED_IN) != 0) & cue_on
+    for k in np.flatnonzero(crossed).tolist():
+        x, y = rest[k, cue[k]].tolist()
+        crossed[k] = in_baulk((x, y))
+    apart = np.hypot(*(rest - rest[rows, cue][:, None, :]).transpose(2, 0, 1))
+    others = on & cue_on[:, None]
+    others[rows, cue] = False
+    touches = (others & ~(apart > _SURELY_APART)).any(axis=1)
+    for k in np.flatnonzero(touches).tolist():
+        points = rest[k].tolist()
+        ci = int(cue[k])
+        at = (points[ci][0], points[ci][1])
+        touches[k] = any(
+            balls_touching(at, (p[0], p[1]))
+            for p, o in zip(points, others[k].tolist(), strict=True)
+            if o
+        )
+    return BatchReading(first, hits >= 2, crossed, touches)
+
+
 def batch_strokes(
     shots: Shots,
     *,
@@ -400,15 +463,24 @@ def batch_strokes(
     ids = shots.ball_ids
     balls = _balls_of(ids)
     n = len(ids)
+    reading = batch_reading(shots)
+    hit: list[rules.Ball | rules.Both | None] = [*balls, rules.BOTH, None]
     cues = shots.cue.tolist()
-    contact = shots.contact.tolist()
     fate = shots.fate.tolist()
     gone = shots.gone.tolist()
-    crossed = shots.crossed.tolist()
     overs = shots.overs.tolist()
     rest_rows = shots.rest.tolist()
+    rows = zip(
+        reading.first.tolist(),
+        reading.cannon.tolist(),
+        reading.crossed_baulk.tolist(),
+        reading.touching.tolist(),
+        strict=True,
+    )
     strokes = []
-    for k, ci in enumerate(cues):
+    for k, (ci, (first, cannon_k, crossed_k, touching_k)) in enumerate(
+        zip(cues, rows, strict=True)
+    ):
         fouls = _NO_FOULS
         rest: list[Vec2 | None] = [
             None if fate[k][i] else (rest_rows[k][i][0], rest_rows[k][i][1]) for i in range(n)
@@ -424,27 +496,20 @@ def batch_strokes(
                 fouls = _BAD_FROM_HAND
         if overs[k][ci] and jump_compact(shots.events(k), ci):
             fouls = fouls | _JUMP
-        times = contact[k]
-        contacts = sorted((t, i) for i, t in enumerate(times) if t != _INF)
-        hits: list[tuple[float, rules.Ball | rules.Both]] = [(t, balls[i]) for t, i in contacts]
         ends = fate[k]
         gone_k = gone[k]
         fell = sorted((gone_k[i], i) for i in range(n) if ends[i] == _POCKETED_FATE)
         flew = sorted((gone_k[i], i) for i in range(n) if ends[i] == _OFF_FATE)
-        at = rest[ci]
         strokes.append(
             rules.Stroke(
                 placed=hand,
                 fouls=fouls,
-                first_hit=_first_hit(hits, rules.BOTH),
-                cannon=len(contacts) >= 2,
+                first_hit=hit[first],
+                cannon=cannon_k,
                 potted=tuple(balls[i] for _, i in fell),
                 off_table=tuple(balls[i] for _, i in flew),
-                crossed_baulk=bool(crossed[k][ci] & CROSSED_IN) and at is not None and in_baulk(at),
-                touching=at is not None
-                and any(
-                    balls_touching(at, p) for i, p in enumerate(rest) if i != ci and p is not None
-                ),
+                crossed_baulk=crossed_k,
+                touching=touching_k,
                 positions={balls[i]: p for i, p in enumerate(rest) if p is not None},
             )
         )

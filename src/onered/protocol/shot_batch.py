@@ -30,14 +30,14 @@ import numpy as np
 import numpy.typing as npt
 import orjson
 
-from onered.bridge import BOTH, SIMULTANEOUS_S
+from onered.bridge import BOTH, batch_reading
 from onered.physics import DIRECTIONS, EVENT_KINDS, PhysicsError, PhysicsInputError
-from onered.physics.batch import CROSSED_IN, Fate, Shots, simulate_many
+from onered.physics.batch import Fate, Shots, simulate_many
 from onered.physics.cue import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET, MIN_ELEVATION
 from onered.physics.engine import MAX_SPIN_SPEED
 from onered.physics.types import EventKind
 from onered.protocol.shot import BALL_NAMES, CUE_BALLS, play_line
-from onered.table import BALL_DIAMETER, CUSHION_NAMES, POCKET_NAMES, in_baulk, touching
+from onered.table import CUSHION_NAMES, POCKET_NAMES
 
 #: One line's answer: its output line, or the exception :func:`play_line` raised for it.
 Answer = bytes | Exception
@@ -64,9 +64,6 @@ _CUSHION = EVENT_KINDS.index(EventKind.CUSHION)
 _OVER = EVENT_KINDS.index(EventKind.OVER)
 _OFF = EVENT_KINDS.index(EventKind.OFF_TABLE)
 _KIND_NAMES = tuple(kind.value for kind in EVENT_KINDS)
-#: How far apart (m) two centres must be for :func:`onered.table.touching` to be surely
-#: false without asking it (it allows one diameter and 1e-6 m).
-_SURELY_APART = BALL_DIAMETER + 1e-3
 
 
 def _number(value: object, optional: bool) -> float | None:
@@ -383,31 +380,10 @@ def _write(shots: Shots, names: tuple[str, ...]) -> list[bytes | None]:
         bad_t = ~np.isfinite(log[:, 0])
         if bad_t.any():
             odd[np.repeat(np.arange(count), shots.n_events)[bad_t]] = True
-    # the outcome as batch_strokes reads it: the first contact (both within 1e-9 s) ...
-    rows = np.arange(count)
-    cue = shots.cue
-    contact = shots.contact
-    hits = np.isfinite(contact).sum(axis=1)
-    first = np.where(hits == 0, n + 1, np.argmin(contact, axis=1))
-    if n > 1:
-        ranked = np.sort(contact, axis=1)
-        with np.errstate(invalid="ignore"):  # (inf - inf where no ball was touched)
-            first[(hits >= 2) & ~(ranked[:, 1] - ranked[:, 0] > SIMULTANEOUS_S)] = n
-    # ... the baulk line crossed into baulk, a ball touching the cue ball (both asked of
-    # onered.table where the arrays cannot say no) ...
-    cue_on = on[rows, cue]
-    crossed = ((shots.crossed[rows, cue] & CROSSED_IN) != 0) & cue_on
-    for k in np.flatnonzero(crossed).tolist():
-        x, y = rest[k, cue[k]].tolist()
-        crossed[k] = in_baulk((x, y))
-    apart = np.hypot(*(rest - rest[rows, cue][:, None, :]).transpose(2, 0, 1))
-    others = on & cue_on[:, None]
-    others[rows, cue] = False
-    touches = (others & ~(apart > _SURELY_APART)).any(axis=1)
-    for k in np.flatnonzero(touches).tolist():
-        touches[k] = _touching(rest[k], others[k], int(cue[k]))
+    # the outcome as the bridge reads a batch (first hit, cannon, crossing, touching) ...
+    reading = batch_reading(shots)
     # ... put together (the pots, rarer, line by line)
-    code = ((first * 2 + (hits >= 2)) * 2 + crossed) * 2 + touches
+    code = ((reading.first * 2 + reading.cannon) * 2 + reading.crossed_baulk) * 2 + reading.touching
     potted = (~on).any(axis=1)
     table = _OUTCOMES.setdefault(ids, {})
     for c in set(code.tolist()).difference(table):
@@ -473,16 +449,6 @@ def _line(
             positions,
             b"}}}\n",
         ]
-    )
-
-
-def _touching(rest: npt.NDArray[np.float64], others: npt.NDArray[np.bool_], ci: int) -> bool:
-    """The cue ball (``ci``) rests touching one of the ``others`` on the table
-    (:func:`onered.table.touching`; ``rest``: one shot's rows)."""
-    points = rest.tolist()
-    at = (points[ci][0], points[ci][1])
-    return any(
-        touching(at, (p[0], p[1])) for p, o in zip(points, others.tolist(), strict=True) if o
     )
 
 
