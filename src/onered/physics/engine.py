@@ -322,7 +322,7 @@ def _positions(balls: Mapping[str, tuple[float, float]]) -> tuple[tuple[str, ...
     if (type(balls) is not dict and not isinstance(balls, Mapping)) or not balls:
         raise PhysicsInputError("balls must be a non-empty mapping of ball id to [x, y]")
     for ball in balls:
-        if type(ball) is not str:
+        if type(ball) is not str and not isinstance(ball, str):  # (str enums are names too)
             raise PhysicsInputError(f"ball ids must be strings, got {ball!r}")
     ids = tuple(sorted(balls))
     flat: list[float] = []
