@@ -241,10 +241,10 @@ def test_before_its_path_starts_a_ball_stands_at_the_start_and_in_a_gap_at_the_l
     assert path[1].at(-1.0) == path[1].p0
 
 
-def test_the_ai_reads_compact_shots_exactly_as_the_game_loop_reads_full_ones() -> None:
-    """Random strokes from hand and from the table: the AI's own reading of the compact
-    events (first hit, cannon, pots, crossing, the from-hand foul) gives the referee the
-    same stroke as the bridge and the game loop's foul check."""
+def test_the_ai_reads_its_batch_exactly_as_the_game_loop_reads_full_shots() -> None:
+    """Random strokes from hand and from the table: the AI's own reading of its batch
+    (first hit, cannon, pots, crossing, the from-hand foul) gives the referee the same
+    stroke as the bridge and the game loop's foul check read from full shots."""
     rng = random.Random(5)
     params, table = Params(), TableSpec()
     searcher = Searcher(STRENGTHS["amateur"], params, table)
@@ -282,14 +282,15 @@ def test_the_ai_reads_compact_shots_exactly_as_the_game_loop_reads_full_ones() -
             )
             for _ in range(40)
         ]
-        ids, shots, played = searcher._simulate(ctx, cue, strikes)
+        shots, played = searcher._simulate(ctx, [placed], [(0, strikes)])
         names = {b.value: p for b, p in balls.items()}
         names["white"] = cue
         full = simulate_batch(
             names, "white", [strike_to_launch(s, params) for s in played], params, table
         )
-        for compact, result in zip(shots, full, strict=True):
-            _, verdict = searcher._judge(ctx, placed, ids, compact, 0.0)
+        read = searcher._strokes(ctx, [placed] * len(played), shots)
+        for mine, result in zip(read, full, strict=True):
+            _, verdict = rules.judge(state, mine)
             stroke = bridge.stroke(result, "white", names, placed=placed)
             _, expected = rules.judge(state, stroke)
             assert verdict == expected
