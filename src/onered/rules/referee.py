@@ -73,6 +73,17 @@ _OBJECTS = {
     Ball.RED: (Ball.WHITE, Ball.YELLOW),
 }
 
+#: The members the judging of every stroke reads, as module names: on Python 3.11 a member
+#: read from its enum class goes through the enum type's ``__getattr__`` hook (70 ns).
+_RED = Ball.RED
+_BILLIARDS, _PYRAMID, _CENTRE = Spot.BILLIARDS, Spot.PYRAMID, Spot.CENTRE
+_MISS = FoulCode.MISS
+_FOUL_CALL, _TOUCHING_CALL = CallCode.FOUL, CallCode.TOUCHING_BALL
+_FROM_D = Option.FROM_D
+_RED_OR_BOTH = (Ball.RED, BOTH)
+_RUN_STARTS = (Spot.BILLIARDS, Spot.PYRAMID)  # a red potted from these counts in r (decision 5)
+_CANNON_PART = _PART[ScoreKind.CANNON]
+
 _NO_SPOTS: frozenset[Spot] = frozenset()
 _COUNTERS: dict[tuple[int, int, int], Counters] = {}
 _NO_COUNTS = Counters()
@@ -260,7 +271,7 @@ def _scoring(stroke: Stroke, me: Ball) -> tuple[tuple[ScoreKind, int], ...]:
     """The parts of a fair stroke's points, in the protocol's order (2.4–2.5, decision 6)."""
     parts: list[tuple[ScoreKind, int]] = []
     if stroke.cannon:
-        parts.append(_PART[ScoreKind.CANNON])
+        parts.append(_CANNON_PART)
     potted = stroke.potted
     if potted:
         for b in _POT_ORDER:
@@ -314,9 +325,9 @@ class _Layout:
         """2.10: red on the billiards spot, the other cue ball (if on the table) on the centre
         spot, the striker's ball taken in hand."""
         self.table.pop(striker_ball, None)
-        self.place(Ball.RED, Spot.BILLIARDS)
+        self.place(_RED, _BILLIARDS)
         if other_ball in self.table:
-            self.place(other_ball, Spot.CENTRE)
+            self.place(other_ball, _CENTRE)
 
 
 def judge(state: GameState, stroke: Stroke) -> tuple[GameState, Verdict]:
@@ -344,12 +355,12 @@ def judge(state: GameState, stroke: Stroke) -> tuple[GameState, Verdict]:
         for b in (*state.table, me) if from_hand else state.table:
             if b not in gone and b not in after:
                 after[b] = positions.get(b) if positions is not None else None
-    touched_red = stroke.cannon or stroke.first_hit in (Ball.RED, BOTH)
+    touched_red = stroke.cannon or stroke.first_hit in _RED_OR_BOTH
     red_started = state.red_spot
-    if Ball.RED in gone:
+    if _RED in gone:
         red_spot = None
-    elif positions is not None and Ball.RED in positions:
-        red_spot = red_spot_at(positions[Ball.RED])
+    elif positions is not None and _RED in positions:
+        red_spot = red_spot_at(positions[_RED])
     else:
         red_spot = None if touched_red else state.red_spot
     layout = _Layout(after, _NO_SPOTS if positions is not None else stroke.occupied)
@@ -364,7 +375,7 @@ def judge(state: GameState, stroke: Stroke) -> tuple[GameState, Verdict]:
         if stroke.off_table:
             codes.add(FoulCode.OFF_TABLE)
         if stroke.first_hit is None:
-            codes.add(FoulCode.MISS)
+            codes.add(_MISS)
             if from_hand and me in stroke.potted and positions is not None:
                 objects = [b for b in state.table if b is not me]
                 if all(b in positions and in_baulk(positions[b]) for b in objects):
@@ -421,8 +432,8 @@ def judge(state: GameState, stroke: Stroke) -> tuple[GameState, Verdict]:
     # Decision 5: the red run counter.
     red_run = counters.red_run
     fallback = False
-    if parts == _RED_ONLY and red_started in (Spot.BILLIARDS, Spot.PYRAMID):
-        if not (state.red_fallback and red_started is Spot.BILLIARDS):
+    if parts == _RED_ONLY and red_started in _RUN_STARTS:
+        if not (state.red_fallback and red_started is _BILLIARDS):
             red_run += 1
     else:
         red_run = 0
@@ -434,12 +445,12 @@ def judge(state: GameState, stroke: Stroke) -> tuple[GameState, Verdict]:
         # 2.10 and decision 9: it wins over the red's spotting (the red ends on the
         # billiards spot), but the stroke still counts in r as decision 5 says (2.7.2).
         layout.touching_ball(me, other)
-        red_spot = Spot.BILLIARDS
-        calls.append(CallCode.TOUCHING_BALL)
-    elif Ball.RED in gone:
+        red_spot = _BILLIARDS
+        calls.append(_TOUCHING_CALL)
+    elif _RED in gone:
         spot = layout.first_free(RED_RUN_SPOTS if red_run >= 2 else RED_SPOTS)
-        fallback = red_run >= 2 and spot is Spot.BILLIARDS
-        layout.place(Ball.RED, spot)
+        fallback = red_run >= 2 and spot is _BILLIARDS
+        layout.place(_RED, spot)
         red_spot = spot
     if cannons == CANNON_CALL_AT and counters.cannons < CANNON_CALL_AT:
         calls.append(CallCode.SEVENTY_CANNONS)
@@ -512,7 +523,7 @@ def _winner(match: Match, score: tuple[int, int]) -> int | None:
 def _spot_red(layout: _Layout) -> Spot:
     """A red that left the table in a stroke that ends the visit (r is then 0): 2.7.1."""
     spot = layout.first_free(RED_SPOTS)
-    layout.place(Ball.RED, spot)
+    layout.place(_RED, spot)
     return spot
 
 
@@ -536,8 +547,8 @@ def _visit_ends(
     """A fair stroke that scored nothing: the visit ends (2.4.5)."""
     calls: list[CallCode] = []
     if _incoming_touching(layout, other, me):
-        calls.append(CallCode.TOUCHING_BALL)
-        red_spot = Spot.BILLIARDS
+        calls.append(_TOUCHING_CALL)
+        red_spot = _BILLIARDS
     players = state.match.players
     new_state = GameState(  # positional: faster (Verdict's note)
         state.match,  # match
@@ -591,12 +602,12 @@ def _foul(
 ) -> tuple[GameState, Verdict]:
     """A foul (2.11–2.12): the stroke scores nothing, the visit in progress ends, the opponent
     gets 2 points and the choice of 2.12.3."""
-    calls = [CallCode.FOUL]
-    if Ball.RED not in layout.table:
+    calls = [_FOUL_CALL]
+    if _RED not in layout.table:
         red_spot = _spot_red(layout)
     if _incoming_touching(layout, other, me):
-        calls.append(CallCode.TOUCHING_BALL)
-        red_spot = Spot.BILLIARDS
+        calls.append(_TOUCHING_CALL)
+        red_spot = _BILLIARDS
     score = _add(state.score, 1 - s, PENALTY)
     winner = _winner(state.match, score)
     players = state.match.players
@@ -651,11 +662,11 @@ def choose(state: GameState, option: Option) -> tuple[GameState, Verdict]:
     mine, offender = state.player_ball(chooser), state.player_ball(1 - chooser)
     layout = _Layout(dict(state.table), _NO_SPOTS)
     red_spot = state.red_spot
-    if option is Option.FROM_D:
+    if option is _FROM_D:
         layout.table.pop(mine, None)
-        layout.place(Ball.RED, Spot.BILLIARDS)
-        layout.place(offender, Spot.CENTRE)
-        red_spot = Spot.BILLIARDS
+        layout.place(_RED, _BILLIARDS)
+        layout.place(offender, _CENTRE)
+        red_spot = _BILLIARDS
     new_state = GameState(  # positional: faster (Verdict's note)
         state.match,  # match
         layout.table,  # table
