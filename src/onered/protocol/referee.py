@@ -19,11 +19,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import IO, Any
 
+import orjson
+
 from onered import rules
 from onered.protocol.json_fields import (
     ProtocolError,
     ball,
-    dumps_line,
     get_bool,
     loads_object,
     point,
@@ -364,6 +365,7 @@ def run(
     write_out = sink(out)
     number = 0
     feed = session.feed
+    loads, dumps, newline = orjson.loads, orjson.dumps, orjson.OPT_APPEND_NEWLINE
     for batch in line_batches(lines):
         answers: list[bytes] = []
         answer = answers.append
@@ -372,13 +374,20 @@ def run(
             if line[:1] != b"{" and is_blank(line):  # a line of bytes from "{" is not blank
                 continue
             started = session.state is not None
+            # loads_object and dumps_line inlined (a call each saved a line); a line that is
+            # not a JSON object is read again by loads_object, which says what is wrong.
             try:
-                obj = loads_object(line)
-            except ProtocolError as exc:
-                return _fail(write_out, answers, err, number, exc)
+                obj = loads(line)
+            except orjson.JSONDecodeError:
+                obj = None
+            if obj.__class__ is not dict:
+                try:
+                    obj = loads_object(line)
+                except ProtocolError as exc:
+                    return _fail(write_out, answers, err, number, exc)
             try:
                 verdict, players = feed(obj)
-                answer(dumps_line(verdict_json(verdict, players)))
+                answer(dumps(verdict_json(verdict, players), option=newline))
             except (ProtocolError, RulesError) as exc:
                 # An input that does not start with a match line is an error at line 1 (spec).
                 return _fail(write_out, answers, err, number if started else 1, exc)
