@@ -326,7 +326,9 @@ static inline double quad_entry(double c0, double c1, double c2, double H) {
     if (c0 <= 0) {
         if (c1 < 0 || (c1 == 0 && c2 < 0)) return 0.0;
         if (!(c2 < 0)) return INF;
-    } else if (c1 >= 0 && c2 >= 0) {
+    } else if (c1 >= 0 && (c2 >= 0 || c1 + 2 * c2 * H >= 0)) {
+        /* (c2 < 0: rising all over [0, H], its top at -c1 / 2 c2 >= H; the formula's root
+         * would be the larger one, q / c2 >= -c1 / c2 >= 2 H within a few ulps: INF too) */
         return INF;
     } else if (H < INF) {
         double a1 = c1 * H, a2 = c2 * H * H;
