@@ -200,7 +200,7 @@ def _check_stroke(state: GameState, stroke: Stroke, me: Ball, from_hand: bool) -
     hit = stroke.first_hit
     if hit is me:
         raise InvalidStrokeError(f"first_hit: {me.value} is the striker's own ball")
-    if isinstance(hit, Ball) and hit not in table:
+    if hit.__class__ is Ball and hit not in table:  # (an enum with members has no subclass)
         raise InvalidStrokeError(f"first_hit: {hit.value} is not on the table")
     if stroke.cannon:
         if hit is None:
@@ -211,7 +211,7 @@ def _check_stroke(state: GameState, stroke: Stroke, me: Ball, from_hand: bool) -
     elif hit is BOTH:
         raise InvalidStrokeError("first_hit: 'both' needs cannon: true")
     potted, off = stroke.potted, stroke.off_table
-    if potted or off:
+    if off or len(potted) > 1:
         for name, balls in (("potted", potted), ("off_table", off)):
             for k, b in enumerate(balls):
                 if b in balls[:k]:
@@ -221,6 +221,10 @@ def _check_stroke(state: GameState, stroke: Stroke, me: Ball, from_hand: bool) -
         for b in potted:
             if b in off:
                 raise InvalidStrokeError(f"potted and off_table: {b.value} is in both")
+    elif potted:  # the common case, one ball potted: the checks above that can apply
+        b = potted[0]
+        if b not in table and not (from_hand and b is me):
+            raise InvalidStrokeError(f"potted: {b.value} is not on the table")
     if stroke.positions is not None:
         for b in stroke.positions:
             if b in potted or b in off:
@@ -304,6 +308,8 @@ def _touching_any(ball: Ball, table: Mapping[Ball, Point | None]) -> bool:
 
 class _Layout:
     """The balls on the table while one verdict is being made, and the placements made."""
+
+    __slots__ = ("named", "placements", "table")
 
     def __init__(self, table: dict[Ball, Point | None], named: frozenset[Spot]) -> None:
         self.table = table  # the layout's own: callers hand over a new dict
