@@ -222,8 +222,8 @@ def parse_stroke(obj: Mapping[str, object]) -> Stroke:
     cannon = get("cannon", False)
     if cannon is not True and cannon is not False:
         cannon = get_bool(obj, "cannon", False)
-    potted = _balls(obj, "potted")
-    off_table = _balls(obj, "off_table")
+    potted = _balls(obj, "potted") if "potted" in obj else ()
+    off_table = _balls(obj, "off_table") if "off_table" in obj else ()
     crossed_baulk = get("crossed_baulk", False)
     if crossed_baulk is not True and crossed_baulk is not False:
         crossed_baulk = get_bool(obj, "crossed_baulk", False)
