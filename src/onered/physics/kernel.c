@@ -629,18 +629,19 @@ static inline double contact_time(double Dx, double Dy, double Vx, double Vy, do
 }
 
 /* Whether d(tau) = D + V tau + A tau^2 surely stays farther than r from 0 all over [0, H],
- * by far more than rounding, so that contact_time would find no contact (INF). The test: d's
- * bounding box in the frame of V (along V, a quadratic's range; across V, D's and A's parts
- * only, which is tight when A is along V: a ball rolling at one at rest), scaled by v = |V|
- * (no division), keeps out of the circle of radius r + 1e-9 L, where L = |D| + |V| H +
- * |A| H^2 (below 100 m) is the scale of d. Then |d|^2 - r^2 > 2e-9 r L on [0, H], while the
+ * by far more than rounding, so that contact_time would find no contact (INF), nor
+ * poly_entry an entry of the quartic |d|^2 - r^2. The test: d's bounding box in the frame
+ * of V (along V, a quadratic's range; across V, D's and A's parts only, which is tight when
+ * A is along V: a ball rolling at one at rest, or at a knuckle), scaled by v = |V| (no
+ * division), keeps out of the circle of radius r + 1e-9 L, where L = |D| + |V| H + |A| H^2
+ * (below 1000 r) is the scale of d. Then |d|^2 - r^2 > 2e-9 r L on [0, H], while the
  * quartic's coefficients and any Horner value of it on [0, H] err by some 30 DBL_EPSILON
- * L^2, over 100 times less; and |d(0)| - r > 1e-9 |D| > 2e-9 r, far beyond TOUCH. So every
- * value contact_time's search computes on [0, H] is positive and it returns INF: a pure
- * shortcut, no result changes. */
+ * L^2, over 100 times less; and |d(0)| - r > 1e-9 |D| > 1e-9 r, far beyond TOUCH. So every
+ * value the search computes on [0, H] is positive and it returns INF: a pure shortcut, no
+ * result changes. */
 static inline int apart(double Dx, double Dy, double Vx, double Vy, double Ax, double Ay,
                         double r, double H, double L, double v) {
-    if (!(L < 100) || !(v > 0)) return 0;
+    if (!(L < 1000 * r) || !(v > 0)) return 0;
     const double v2 = Vx * Vx + Vy * Vy;
     /* v times d's components along V and across it */
     const double De = Dx * Vx + Dy * Vy, Ae = Ax * Vx + Ay * Vy;
@@ -662,6 +663,8 @@ static double circle_hit(const Circle *C, double x, double y, double vx, double 
     double reach = norm2(vx, vy) * H + 0.5 * norm2(ax, ay) * H * H;
     double dist = norm2(Dx, Dy);
     if (dist - C->r > reach) return INF;
+    if (apart(Dx, Dy, vx, vy, 0.5 * ax, 0.5 * ay, C->r, H, dist + reach, norm2(vx, vy)))
+        return INF;  /* (fall: the same quartic's entry, as positive all over [0, H]) */
     if (!fall) return contact_time(Dx, Dy, vx, vy, 0.5 * ax, 0.5 * ay, C->r, H);
     double c[5];
     dist_quartic(Dx, Dy, vx, vy, 0.5 * ax, 0.5 * ay, C->r, c);
