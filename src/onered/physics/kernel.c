@@ -84,18 +84,21 @@ static const int REST_MAX = 16;       /* contacts from above in one flight (on a
 
 /* ------------------------------------------------------------------ buffers */
 
-static int buf_push(Buf *b, const double *v, ptrdiff_t k) {
+/* Room for k more numbers at the end of b, taken: where to write them (NULL: out of
+ * memory, b unchanged). The records are written in place, not built on the stack and
+ * copied (the copy's wide loads of the narrow stores just made stalled on each event). */
+static double *buf_take(Buf *b, ptrdiff_t k) {
     if (b->n + k > b->cap) {
         ptrdiff_t cap = b->cap ? b->cap : 256;
         while (cap < b->n + k) cap *= 2;
         double *d = (double *)realloc(b->d, (size_t)cap * sizeof(double));
-        if (!d) return -1;
+        if (!d) return NULL;
         b->d = d;
         b->cap = cap;
     }
-    memcpy(b->d + b->n, v, (size_t)k * sizeof(double));
+    double *d = b->d + b->n;
     b->n += k;
-    return 0;
+    return d;
 }
 
 /* ------------------------------------------------------------------ polynomials */
@@ -1001,18 +1004,47 @@ static double pair_time(const Sim *S, int i, int j, double tnow, int *kind) {
 
 static void push_event(Sim *S, double t, int kind, int a, int b, int cushion, int pocket,
                        int dir) {
-    double e[7] = {t, kind, a, b, cushion, pocket, dir};
-    if (buf_push(S->ev, e, 7)) S->oom = 1;
+    double *e = buf_take(S->ev, 7);
+    if (!e) {
+        S->oom = 1;
+        return;
+    }
+    e[0] = t;
+    e[1] = kind;
+    e[2] = a;
+    e[3] = b;
+    e[4] = cushion;
+    e[5] = pocket;
+    e[6] = dir;
 }
 
 /* Close ball i's current piece of trajectory at t1 (skipped when empty or unwanted). */
 static void push_segment(Sim *S, int i, double t1) {
     const Ball *b = &S->b[i];
     if (!S->seg || !(t1 > b->t0)) return;
-    double s[SEG_SIZE] = {i,     b->t0, t1,    b->x,  b->y,  b->vx, b->vy, b->ax, b->ay,
-                          b->wx, b->wy, b->wz, b->awx, b->awy, b->awz, b->z, b->vz,
-                          b->state == ST_AIRBORNE ? -S->tb->ph.g : 0};
-    if (buf_push(S->seg, s, SEG_SIZE)) S->oom = 1;
+    double *s = buf_take(S->seg, SEG_SIZE);
+    if (!s) {
+        S->oom = 1;
+        return;
+    }
+    s[0] = i;
+    s[1] = b->t0;
+    s[2] = t1;
+    s[3] = b->x;
+    s[4] = b->y;
+    s[5] = b->vx;
+    s[6] = b->vy;
+    s[7] = b->ax;
+    s[8] = b->ay;
+    s[9] = b->wx;
+    s[10] = b->wy;
+    s[11] = b->wz;
+    s[12] = b->awx;
+    s[13] = b->awy;
+    s[14] = b->awz;
+    s[15] = b->z;
+    s[16] = b->vz;
+    s[17] = b->state == ST_AIRBORNE ? -S->tb->ph.g : 0;
 }
 
 /* ------------------------------------------------------------------ collisions */
