@@ -263,47 +263,82 @@ _VALUES: dict[object, str] = {
 }
 
 
+#: A verdict's fields in the protocol's order: each verdict's object starts as a copy of
+#: this and has every field set (copying 19 keys costs a third of inserting them).
+_VERDICT_FIELDS: dict[str, object] = dict.fromkeys(
+    (
+        "stroke",
+        "striker",
+        "ball",
+        "from_d",
+        "points",
+        "scored",
+        "foul",
+        "score",
+        "break",
+        "visit_over",
+        "next",
+        "next_from_d",
+        "options",
+        "placements",
+        "in_hand",
+        "counters",
+        "baulk_line",
+        "calls",
+        "winner",
+    )
+)
+
+
 def verdict_json(verdict: Verdict, players: tuple[str, str]) -> dict[str, object]:
     """A verdict as the protocol's JSON object, with the calls' texts looked up."""
     values = _VALUES
-    foul = verdict.foul
+    line = _VERDICT_FIELDS.copy()
+    line["stroke"] = verdict.stroke
+    line["striker"] = verdict.striker
     ball = verdict.ball
-    return {
-        "stroke": verdict.stroke,
-        "striker": verdict.striker,
-        "ball": None if ball is None else values[ball],
-        "from_d": verdict.from_d,
-        "points": verdict.points,
-        "scored": {values[kind]: value for kind, value in verdict.scored} if verdict.scored else {},
-        "foul": None
-        if foul is None
-        else {"codes": [values[c] for c in foul.codes], "penalty": foul.penalty},
-        "score": {players[0]: verdict.score[0], players[1]: verdict.score[1]},
-        "break": verdict.break_,
-        "visit_over": verdict.visit_over,
-        "next": verdict.next,
-        "next_from_d": verdict.next_from_d,
-        "options": [values[o] for o in verdict.options] if verdict.options else [],
-        "placements": [
+    line["ball"] = None if ball is None else values[ball]
+    line["from_d"] = verdict.from_d
+    line["points"] = verdict.points
+    scored = verdict.scored
+    line["scored"] = {values[kind]: value for kind, value in scored} if scored else {}
+    foul = verdict.foul
+    if foul is None:
+        line["foul"] = None
+    else:
+        line["foul"] = {"codes": [values[c] for c in foul.codes], "penalty": foul.penalty}
+    score = verdict.score
+    line["score"] = {players[0]: score[0], players[1]: score[1]}
+    line["break"] = verdict.break_
+    line["visit_over"] = verdict.visit_over
+    line["next"] = verdict.next
+    line["next_from_d"] = verdict.next_from_d
+    options = verdict.options
+    line["options"] = [values[o] for o in options] if options else []
+    placements = verdict.placements
+    line["placements"] = (
+        [
             {
                 "ball": values[p.ball],
                 "at": values[p.at] if isinstance(p.at, Spot) else point_json(p.at),
             }
-            for p in verdict.placements
+            for p in placements
         ]
-        if verdict.placements
-        else [],
-        "in_hand": [values[b] for b in verdict.in_hand] if verdict.in_hand else [],
-        "counters": verdict.counters.to_json(),
-        "baulk_line": {"required": verdict.baulk_required, "crossed": verdict.baulk_crossed},
-        "calls": [
-            {"code": code, "ru": ru, "en": en}
-            for code, ru, en in (_CALL_TEXTS[c] for c in verdict.calls)
-        ]
-        if verdict.calls
-        else [],
-        "winner": verdict.winner,
-    }
+        if placements
+        else []
+    )
+    in_hand = verdict.in_hand
+    line["in_hand"] = [values[b] for b in in_hand] if in_hand else []
+    line["counters"] = verdict.counters.to_json()
+    line["baulk_line"] = {"required": verdict.baulk_required, "crossed": verdict.baulk_crossed}
+    calls = verdict.calls
+    line["calls"] = (
+        [{"code": code, "ru": ru, "en": en} for code, ru, en in (_CALL_TEXTS[c] for c in calls)]
+        if calls
+        else []
+    )
+    line["winner"] = verdict.winner
+    return line
 
 
 class RefereeSession:
