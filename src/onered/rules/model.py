@@ -282,6 +282,44 @@ class Stroke:
                     object.__setattr__(self, "positions", converted)
                     break
 
+    @classmethod
+    def of_members(
+        cls,
+        striker: str | None,
+        struck: bool,
+        placed: Point | None,
+        first_hit: FirstHit,
+        cannon: bool,
+        potted: tuple[Ball, ...],
+        off_table: tuple[Ball, ...],
+        fouls: frozenset[FoulCode],
+        crossed_baulk: bool,
+        touching: bool,
+        positions: Mapping[Ball, Point] | None,
+        occupied: frozenset[Spot],
+    ) -> Stroke:
+        """The stroke of these fields (all of them, in order) when they already are what the
+        referee reads: balls and foul codes as the enums, tuples and frozensets as above,
+        ``positions`` keyed by balls. Nothing is converted (``__post_init__`` is skipped,
+        a fifth of reading a protocol line); the protocol's reader, whose every name has
+        been looked up in the enums, builds its strokes so."""
+        stroke = object.__new__(cls)
+        stroke.__dict__.update(
+            striker=striker,
+            struck=struck,
+            placed=placed,
+            first_hit=first_hit,
+            cannon=cannon,
+            potted=potted,
+            off_table=off_table,
+            fouls=fouls,
+            crossed_baulk=crossed_baulk,
+            touching=touching,
+            positions=positions,
+            occupied=occupied,
+        )
+        return stroke
+
 
 def _ball_tuple(balls: Iterable[object], field: str) -> tuple[Ball, ...]:
     """``balls`` as a tuple of balls: itself when it already is one."""
