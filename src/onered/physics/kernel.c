@@ -15,10 +15,11 @@
  *    exactly by splitting the search interval at the polynomial's critical points
  *    (themselves found the same way from the derivative), then refined by a safeguarded
  *    Newton iteration on a bracket; nothing is sampled, nothing is missed. Searches that
- *    cannot find a root are skipped (surely_positive, quad_entry): when the polynomial's
- *    Bernstein coefficients over the interval prove it positive by a margin far beyond
- *    rounding, INF is the answer the search would give, so no result changes by a bit
- *    (benchmarks/kernel_identity.py checks that a build changes no output).
+ *    cannot find a root are skipped (surely_positive, quad_entry, apart): when the
+ *    polynomial's Bernstein coefficients over the interval, or the bounding box of a
+ *    relative path, prove it positive by a margin far beyond rounding, INF is the answer the
+ *    search would give, so no result changes by a bit (benchmarks/kernel_identity.py checks
+ *    that a build changes no output).
  *  - Ball-ball: equal masses, restitution e_b on the normal impulse, Coulomb friction at
  *    the contact with Alciatore's fit mu = a + b exp(-c v_slip) (TP A-14), capped where
  *    the slip would stop: this gives cut- and spin-induced throw.
