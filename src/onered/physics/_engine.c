@@ -1028,9 +1028,43 @@ static PyObject *engine_launches_of(PyObject *mod, PyObject *const *args, Py_ssi
     return PyLong_FromSsize_t(bad);
 }
 
+/* check_launches(launches, R, max_speed, max_spin): the index of the first launch (6
+ * doubles a row) that simulate would refuse -- a number not finite, a speed
+ * sqrt(vx^2 + vy^2 + vz^2) above max_speed, a spin surface speed R|w| above max_spin, or
+ * neither speed nor spin -- else -1 (engine._launch_numbers's limits, the slack given). */
+static PyObject *engine_check_launches(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "check_launches: launches, R, max_speed, max_spin");
+        return NULL;
+    }
+    double c[3];
+    for (int k = 0; k < 3; k++) {
+        c[k] = PyFloat_AsDouble(args[1 + k]);
+        if (c[k] == -1.0 && PyErr_Occurred()) return NULL;
+    }
+    Py_buffer in;
+    if (PyObject_GetBuffer(args[0], &in, PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    const Py_ssize_t n = in.len / (Py_ssize_t)(LAUNCH_SIZE * sizeof(double));
+    PyBuffer_Release(&in);
+    if (take_buffer(args[0], &in, 'f', 8, LAUNCH_SIZE * n, 0, "launches")) return NULL;
+    const double *q = (const double *)in.buf;
+    Py_ssize_t bad = -1;
+    for (Py_ssize_t k = 0; k < n && bad < 0; k++, q += LAUNCH_SIZE) {
+        int ok = 1;
+        for (int j = 0; j < LAUNCH_SIZE; j++) ok = ok && isfinite(q[j]);
+        const double speed = sqrt(q[0] * q[0] + q[1] * q[1] + q[5] * q[5]);
+        const double spin = c[0] * sqrt(q[2] * q[2] + q[3] * q[3] + q[4] * q[4]);
+        if (!ok || speed > c[1] || spin > c[2] || (speed == 0 && spin == 0)) bad = k;
+    }
+    PyBuffer_Release(&in);
+    return PyLong_FromSsize_t(bad);
+}
+
 static PyMethodDef engine_methods[] = {
     {"first_entry", engine_first_entry, METH_VARARGS,
      "first_entry(coefficients, horizon) -> first t in [0, horizon] entering p(t) <= 0."},
+    {"check_launches", (PyCFunction)(void (*)(void))engine_check_launches, METH_FASTCALL,
+     "check_launches(launches, R, max_speed, max_spin) -> first refused row or -1."},
     {"launch_of", (PyCFunction)(void (*)(void))engine_launch_of, METH_FASTCALL,
      "launch_of(speed, aim, side, height, elevation, R, m, cue_end_mass) -> launch numbers."},
     {"launches_of", (PyCFunction)(void (*)(void))engine_launches_of, METH_FASTCALL,

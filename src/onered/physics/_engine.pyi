@@ -84,6 +84,12 @@ def first_entry(coefficients: Sequence[float], horizon: float) -> float:
     <= 0 and decreasing at t = 0), else inf; quadratics in closed form, else by exact root
     isolation."""
 
+def check_launches(
+    launches: object, radius: float, max_speed: float, max_spin: float, /
+) -> int:
+    """The first launch (float64, 6 a row) out of the limits (a number not finite, a
+    speed above max_speed, R|w| above max_spin, or no speed nor spin), else -1."""
+
 def launch_of(
     speed: float,
     aim: float,

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from onered.physics._engine import launches_of
+from onered.physics._engine import check_launches, launches_of
 from onered.physics.cue import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET, MIN_ELEVATION
 from onered.physics.engine import (
     MAX_EVENTS,
@@ -184,20 +184,11 @@ def _array(value: npt.ArrayLike, what: str, columns: int) -> Floats:
 
 
 def _check_launches(rows: Floats, radius: float) -> None:
-    """The limits :func:`onered.physics.simulate` holds a launch to, row by row."""
-    finite = np.isfinite(rows).all(axis=1)
-    speed = np.sqrt(rows[:, 0] * rows[:, 0] + rows[:, 1] * rows[:, 1] + rows[:, 5] * rows[:, 5])
-    spin = radius * np.sqrt(
-        rows[:, 2] * rows[:, 2] + rows[:, 3] * rows[:, 3] + rows[:, 4] * rows[:, 4]
-    )
-    bad = (
-        ~finite
-        | (speed > MAX_SPEED * (1 + 1e-12))
-        | (spin > MAX_SPIN_SPEED * (1 + 1e-12))
-        | ((speed == 0) & (spin == 0))
-    )
-    if bad.any():
-        k = int(np.argmax(bad))
+    """The limits :func:`onered.physics.simulate` holds a launch to, row by row (checked in
+    C in one pass: ``_engine.check_launches``)."""
+    limits = (MAX_SPEED * (1 + 1e-12), MAX_SPIN_SPEED * (1 + 1e-12))
+    k = check_launches(rows, radius, *limits)
+    if k >= 0:
         raise PhysicsInputError(
             f"launches[{k}] = {rows[k].tolist()}: a launch needs finite numbers, a speed "
             f"up to {MAX_SPEED} m/s, a spin surface speed R|w| up to {MAX_SPIN_SPEED} m/s "
