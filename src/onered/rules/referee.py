@@ -85,6 +85,9 @@ _RUN_STARTS = (Spot.BILLIARDS, Spot.PYRAMID)  # a red potted from these counts i
 _CANNON_PART = _PART[ScoreKind.CANNON]
 
 _NO_SPOTS: frozenset[Spot] = frozenset()
+#: The per-stroke values built without the class call (``model._quick_init``), bound once.
+_state = GameState._of_fields
+_verdict = Verdict._of_fields
 _COUNTERS: dict[tuple[int, int, int], Counters] = {}
 _NO_COUNTS = Counters()
 
@@ -475,7 +478,7 @@ def judge(state: GameState, stroke: Stroke) -> tuple[GameState, Verdict]:
         calls.append(CallCode.BAULK_LINE_REQUIRED)
     winner = s if score[s] >= state.match.target else None  # 2.5.5, decision 12
     new_counters = _counters(cannons, hazards, red_run)
-    new_state = GameState(  # positional: faster (Verdict's note)
+    new_state = _state(  # positional: faster (Verdict's note)
         state.match,  # match
         layout.table,  # table
         score,  # score
@@ -489,7 +492,7 @@ def judge(state: GameState, stroke: Stroke) -> tuple[GameState, Verdict]:
         False,  # choice_pending
         winner,  # winner
     )
-    verdict = Verdict(  # positional: faster than 20 keywords (Verdict's note)
+    verdict = _verdict(  # positional: faster than 20 keywords (Verdict's note)
         new_state.stroke_no,  # stroke
         players[s],  # striker
         me,  # ball
@@ -556,7 +559,7 @@ def _visit_ends(
         calls.append(_TOUCHING_CALL)
         red_spot = _BILLIARDS
     players = state.match.players
-    new_state = GameState(  # positional: faster (Verdict's note)
+    new_state = _state(  # positional: faster (Verdict's note)
         state.match,  # match
         layout.table,  # table
         state.score,  # score
@@ -570,7 +573,7 @@ def _visit_ends(
         False,  # choice_pending
         None,  # winner
     )
-    verdict = Verdict(  # positional: faster than 20 keywords (Verdict's note)
+    verdict = _verdict(  # positional: faster than 20 keywords (Verdict's note)
         new_state.stroke_no,  # stroke
         players[s],  # striker
         me,  # ball
@@ -617,7 +620,7 @@ def _foul(
     score = _add(state.score, 1 - s, PENALTY)
     winner = _winner(state.match, score)
     players = state.match.players
-    new_state = GameState(  # positional: faster (Verdict's note)
+    new_state = _state(  # positional: faster (Verdict's note)
         state.match,  # match
         layout.table,  # table
         score,  # score
@@ -631,7 +634,7 @@ def _foul(
         winner is None,  # choice_pending
         winner,  # winner
     )
-    verdict = Verdict(  # positional: faster than 20 keywords (Verdict's note)
+    verdict = _verdict(  # positional: faster than 20 keywords (Verdict's note)
         new_state.stroke_no,  # stroke
         players[s],  # striker
         me,  # ball
@@ -673,7 +676,7 @@ def choose(state: GameState, option: Option) -> tuple[GameState, Verdict]:
         layout.place(_RED, _BILLIARDS)
         layout.place(offender, _CENTRE)
         red_spot = _BILLIARDS
-    new_state = GameState(  # positional: faster (Verdict's note)
+    new_state = _state(  # positional: faster (Verdict's note)
         state.match,  # match
         layout.table,  # table
         state.score,  # score
@@ -688,7 +691,7 @@ def choose(state: GameState, option: Option) -> tuple[GameState, Verdict]:
         state.winner,  # winner
     )
     players = state.match.players
-    verdict = Verdict(  # positional: faster than 20 keywords (Verdict's note)
+    verdict = _verdict(  # positional: faster than 20 keywords (Verdict's note)
         state.stroke_no,  # stroke
         players[chooser],  # striker
         mine,  # ball
