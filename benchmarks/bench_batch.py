@@ -200,7 +200,7 @@ def main() -> None:
     figures["simulate_us"] = (
         _best(
             lambda: [simulate(b, "white", x, params, table) for b, ls in work for x in ls],
-            max(1, args.repeats // 2),
+            args.repeats,
         )
         / shots
         * 1e6

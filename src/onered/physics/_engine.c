@@ -480,11 +480,12 @@ static inline PyObject *new_ref(PyObject *o) {
 static PyObject *build_object(const ContextObject *self, double duration, int n,
                               const Ball *balls, const double *ev, Py_ssize_t nev,
                               const double *seg, Py_ssize_t nseg, int want_paths,
-                              PyObject *names, const int *order, const int *rank) {
+                              PyObject *names, const int *order, const int *rank,
+                              PyObject *order_tuple) {
     PyObject *events = acyclic(PyTuple_New(nev)), *rest = acyclic(PyDict_New());
-    PyObject *paths = acyclic(PyDict_New());
+    PyObject *paths = want_paths ? NULL : acyclic(PyDict_New());  /* no paths: {} */
     PyObject *out = NULL;
-    if (!events || !rest || !paths) goto done;
+    if (!events || !rest || (!want_paths && !paths)) goto done;
     for (Py_ssize_t e = 0; e < nev; e++) {
         const double *q = ev + 7 * e;
         int kind = (int)q[1], a = (int)q[2], b = (int)q[3], c = (int)q[4], p = (int)q[5];
@@ -525,18 +526,11 @@ static PyObject *build_object(const ContextObject *self, double duration, int n,
     }
     if (want_paths) {
         /* the segments stay numbers until the paths are read (Paths, paths_of) */
-        PyObject *ord = PyTuple_New(n);
-        for (int k = 0; ord && k < n; k++) {
-            PyObject *i = PyLong_FromLong(order[k]);
-            if (!i) Py_CLEAR(ord);
-            else PyTuple_SET_ITEM(ord, k, i);
-        }
         PyObject *values[5] = {
             new_ref((PyObject *)self),
             PyBytes_FromStringAndSize((const char *)seg,
                                       (Py_ssize_t)(nseg * SEG_SIZE * (Py_ssize_t)sizeof(double))),
-            new_ref(names), acyclic(ord), new_ref(Py_None)};
-        Py_DECREF(paths);
+            new_ref(names), new_ref(order_tuple), new_ref(Py_None)};
         paths = make(&self->paths, values);
         if (!paths) goto done;
     }
@@ -628,7 +622,7 @@ static PyObject *Context_results(ContextObject *self, PyObject *args, PyObject *
     Runs R;
     if (check_ready(self) || run_all(self, pos_o, cue, lau_o, want_paths, &R)) return NULL;
     const int n = R.n;
-    PyObject *out = NULL;
+    PyObject *out = NULL, *order_tuple = NULL;
     int *order = (int *)malloc((size_t)n * sizeof(int)), *rank = (int *)malloc((size_t)n * sizeof(int));
     double *ord = (double *)malloc((size_t)n * sizeof(double));
     if (!order || !rank || !ord) {
@@ -650,6 +644,15 @@ static PyObject *Context_results(ContextObject *self, PyObject *args, PyObject *
         order[k] = i;
         rank[i] = k;
     }
+    /* the caller's order as a tuple, shared by every shot's Paths */
+    order_tuple = PyTuple_New(n);
+    for (int k = 0; order_tuple && k < n; k++) {
+        PyObject *i = PyLong_FromLong(order[k]);
+        if (!i) Py_CLEAR(order_tuple);
+        else PyTuple_SET_ITEM(order_tuple, k, i);
+    }
+    if (!order_tuple) goto done;
+    acyclic(order_tuple);
     out = PyList_New(R.nshots);
     Py_ssize_t e0 = 0, s0 = 0;
     for (Py_ssize_t k = 0; out && k < R.nshots; k++) {
@@ -661,7 +664,7 @@ static PyObject *Context_results(ContextObject *self, PyObject *args, PyObject *
             r = build_object(self, R.meta[4 * k + 1], n, R.rest + k * n,
                              R.ev.d ? R.ev.d + 7 * e0 : NULL, e1 - e0,
                              R.seg.d ? R.seg.d + SEG_SIZE * s0 : NULL, s1 - s0, want_paths, names,
-                             order, rank);
+                             order, rank, order_tuple);
         }
         if (!r) {
             Py_CLEAR(out);
@@ -672,6 +675,7 @@ static PyObject *Context_results(ContextObject *self, PyObject *args, PyObject *
         s0 = s1;
     }
 done:
+    Py_XDECREF(order_tuple);
     free(order);
     free(rank);
     free(ord);
