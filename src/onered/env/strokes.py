@@ -23,7 +23,6 @@ kept for what only it can do, the kernel of a round on two cores at once.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -32,14 +31,14 @@ from onered import bridge, rules
 from onered.physics import Params, TableSpec, strike_to_launch
 from onered.physics._engine import Context, launch_of
 from onered.physics.batch import simulate_many
-from onered.physics.cue import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET, MIN_ELEVATION
+from onered.physics.cue import within_limits
 from onered.physics.engine import (
     MAX_EVENTS,
     CompactShot,
     _context_of,
     placement_error,
 )
-from onered.physics.errors import PhysicsError
+from onered.physics.errors import PhysicsError, PhysicsInputError
 from onered.physics.types import Strike
 from onered.table import Point
 
@@ -99,7 +98,7 @@ class StrokeEngine:
             raise placement_error(problem[0], ids, flat, problem[1], problem[2])
         s, params = strike, self.params
         row = (s.speed, s.aim, s.side, s.height, s.elevation)
-        if not _within_limits(row):
+        if not within_limits(*row):
             strike_to_launch(strike, params)  # raises the physics' error
         launch = launch_of(*row, params.R, params.m, params.cue_end_mass)
         (raw,) = ctx.simulate(flat, ids.index(cue), list(launch), False)
@@ -117,36 +116,24 @@ class StrokeEngine:
         """Shots whose balls are ``ids`` (sorted names) in one batch, split over the
         engine's threads, read by ``bridge.batch_strokes``."""
         rows = [(s.speed, s.aim, s.side, s.height, s.elevation) for _, _, s, _ in shots]
-        for row, (_, _, strike, _) in zip(rows, shots, strict=True):
-            if not _within_limits(row):
-                strike_to_launch(strike, self.params)  # raises the physics' error
-        batch = simulate_many(
-            [[names[b] for b in ids] for names, _, _, _ in shots],
-            np.array([ids.index(cue) for _, cue, _, _ in shots], np.int32),
-            strikes=rows,
-            ball_ids=ids,
-            params=self.params,
-            table=self.table,
-            events=True,
-            threads=self.threads,
-        )
+        try:  # the batch checks the strikes itself (in C) ...
+            batch = simulate_many(
+                [[names[b] for b in ids] for names, _, _, _ in shots],
+                np.array([ids.index(cue) for _, cue, _, _ in shots], np.int32),
+                strikes=rows,
+                ball_ids=ids,
+                params=self.params,
+                table=self.table,
+                events=True,
+                threads=self.threads,
+            )
+        except PhysicsInputError:
+            # ... and a refused one is named by the physics' own error for one strike
+            for _, _, strike, _ in shots:
+                strike_to_launch(strike, self.params)
+            raise
         placed = [names[cue] if hand else None for names, cue, _, hand in shots]
         before: list[Mapping[str, Point] | None] = [
             names if hand else None for names, _, _, hand in shots
         ]
         return bridge.batch_strokes(batch, placed=placed, before=before)
-
-
-def _within_limits(row: tuple[float, float, float, float, float]) -> bool:
-    """The strike can be played (the cue's limits of ``strike_to_launch``, every number
-    finite): the cheap test before the physics' own, which names what is wrong."""
-    speed, aim, side, height, elevation = row
-    try:
-        return (
-            0 < speed <= MAX_SPEED
-            and math.isfinite(aim)
-            and math.hypot(side, height) <= MAX_TIP_OFFSET + 1e-12
-            and MIN_ELEVATION <= elevation <= MAX_ELEVATION
-        )
-    except TypeError:
-        return False

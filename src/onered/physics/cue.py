@@ -57,6 +57,22 @@ def strike_limits() -> dict[str, float]:
     }
 
 
+def within_limits(speed: float, aim: float, side: float, height: float, elevation: float) -> bool:
+    """The strike can be played: every number finite, the speed in (0, MAX_SPEED], the tip
+    within MAX_TIP_OFFSET of the centre, the elevation in [MIN_ELEVATION, MAX_ELEVATION].
+    The cheap test for callers that play many strikes (environments, the shot protocol's
+    batch); ``strike_to_launch`` says what is wrong with one that is not."""
+    try:
+        return (
+            0 < speed <= MAX_SPEED
+            and math.isfinite(aim)
+            and math.hypot(side, height) <= MAX_TIP_OFFSET + 1e-12
+            and MIN_ELEVATION <= elevation <= MAX_ELEVATION
+        )
+    except TypeError:
+        return False
+
+
 def _check_strike(strike: Strike) -> None:
     for name in ("speed", "aim", "side", "height", "elevation"):
         value = getattr(strike, name)

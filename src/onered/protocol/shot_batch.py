@@ -33,7 +33,7 @@ import orjson
 from onered.bridge import BOTH, batch_reading
 from onered.physics import DIRECTIONS, EVENT_KINDS, PhysicsError, PhysicsInputError
 from onered.physics.batch import Fate, Shots, simulate_many
-from onered.physics.cue import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET, MIN_ELEVATION
+from onered.physics.cue import MAX_SPEED, within_limits
 from onered.physics.engine import MAX_SPIN_SPEED
 from onered.physics.types import EventKind
 from onered.protocol.shot import BALL_NAMES, CUE_BALLS, play_line
@@ -55,9 +55,6 @@ FEWEST = 12
 
 _BALLS = frozenset(BALL_NAMES)
 _CUE_BALLS = frozenset(CUE_BALLS)
-#: The strike's largest tip offset, squared (a line within it is within the protocol's
-#: limit and the batch's, whatever their slack).
-_MAX_OFFSET_2 = MAX_TIP_OFFSET * MAX_TIP_OFFSET
 _ON_TABLE = int(Fate.ON_TABLE)
 _OFF_TABLE = int(Fate.OFF_TABLE)
 _CUSHION = EVENT_KINDS.index(EventKind.CUSHION)
@@ -141,11 +138,7 @@ def _read(line: bytes | str) -> Line | None:
                     return None
                 strike[i] = number
         speed, aim, side, height, elevation = strike
-    if not (
-        0 < speed <= MAX_SPEED
-        and side * side + height * height <= _MAX_OFFSET_2
-        and MIN_ELEVATION <= elevation <= MAX_ELEVATION
-    ):
+    if not within_limits(speed, aim, side, height, elevation):
         return None
     names = tuple(balls)
     return names, centres, names.index(cue), strike
