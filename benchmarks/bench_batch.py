@@ -47,14 +47,11 @@ from bench_physics import _position, _strokes
 from pooltool_baseline import BaselineShot, PooltoolUnavailableError, pooltool_seconds
 
 from onered.physics import Launch, Params, TableSpec, simulate, simulate_compact
+from onered.physics._engine import PHYS_FIELDS
 from onered.physics.batch import simulate_many
 from onered.physics.engine import _geometry_numbers
 
 IDS = ("red", "white", "yellow")
-PHYS_NAMES = (
-    "R", "m", "g", "mu_s", "mu_r", "mu_sp", "e_b", "e_c", "f_c", "cushion_height", "mu_b_a",
-    "mu_b_b", "mu_b_c", "e_c_drop", "e_c_speed", "e_table", "rail_width",
-)  # fmt: skip
 PHYSICS = Path(__file__).resolve().parents[1] / "src" / "onered" / "physics"
 
 Work = list[tuple[dict[str, tuple[float, float]], list[Launch]]]
@@ -84,7 +81,7 @@ def _c_loop(work: Work, params: Params, table: TableSpec, repeats: int) -> dict[
             str(PHYSICS / "kernel.c"), str(PHYSICS / "cushion.c"), "-o", str(exe), "-lm",
         ]  # fmt: skip
         subprocess.run(command, check=True, capture_output=True, text=True)
-        phys = [float(getattr(params, name)) for name in PHYS_NAMES]
+        phys = [float(getattr(params, name)) for name in PHYS_FIELDS]
         geo = list(_geometry_numbers(table))
         shots = [
             [*(c for b in IDS for c in balls[b]), float(IDS.index("white")), *x.v, *x.w, x.vz]

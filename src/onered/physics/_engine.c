@@ -1102,6 +1102,17 @@ PyMODINIT_FUNC PyInit__engine(void) {
             Py_DECREF(mod);
             return NULL;
         }
+    PyObject *phys = PyTuple_New(N_PHYS_FIELDS);
+    for (int k = 0; phys && k < N_PHYS_FIELDS; k++) {
+        PyObject *name = PyUnicode_FromString(PHYS_NAMES[k]);
+        if (!name) Py_CLEAR(phys);
+        else PyTuple_SET_ITEM(phys, k, name);
+    }
+    if (!phys || PyModule_AddObject(mod, "PHYS_FIELDS", phys) < 0) {
+        Py_XDECREF(phys);
+        Py_DECREF(mod);
+        return NULL;
+    }
     if (PyModule_AddIntConstant(mod, "CUSHION_MATHAVAN2010", CUSHION_MATHAVAN2010) < 0 ||
         PyModule_AddIntConstant(mod, "CUSHION_HAN2005", CUSHION_HAN2005) < 0) {
         Py_DECREF(mod);

@@ -70,6 +70,8 @@ class Context:
         stand, and no shot runs. Returns the shots' event logs (7 doubles an event) when
         keep_events, else None."""
 
+#: The Params fields the kernel reads, in its order (kernel_set_phys).
+PHYS_FIELDS: tuple[str, ...]
 PLACE_OK: int
 PLACE_OFF_TABLE: int
 PLACE_OVER_POCKET: int
