@@ -19,7 +19,11 @@
    the least elevation the rail and the balls allow (``onered.players.elevation``), so near
    a cushion a hard stroke may jump or send a ball off the table: the referee's fouls,
    counted in the **chance of a foul** and reported on their own (**jump**, **off the
-   table**).
+   table**). What matters in the position is counted too: the chance of **crossing the
+   baulk line** when the break owes it (2.13), and of a **limit foul** (the 16th hazard,
+   the 76th cannon, the baulk-line foul) near the limits or when the crossing is owed.
+   Each sample's **outcome** (what it scored and where, no score, or a foul) is counted:
+   the most frequent, with its share, names the suggestion.
 4. **Why** a suggestion beats the next one: the gap in expected value splits exactly into
    a chance term, a points term, a leave term (what the stroke leaves when it scores) and
    a safety term (what it leaves when it does not); the largest names the reason.
@@ -47,7 +51,8 @@ from onered.physics.types import ShotResult, position_at
 from onered.players.search import Choice, Searcher
 from onered.players.strength import STRENGTHS, Budget, Strength
 from onered.rules import Ball, FoulCode, GameState, ScoreKind, Verdict
-from onered.table import Point
+from onered.rules.model import CANNON_CALL_AT, HAZARD_CALL_AT
+from onered.table import POCKET_NAMES, Point
 
 #: Suggestions returned by default, and how many kinds of stroke are weighed for them.
 DEFAULT_COUNT = 5
@@ -59,10 +64,66 @@ DEFAULT_SAMPLES = 200
 EQUAL_MARGIN = 0.05
 
 
+#: The fouls of the limits: the 16th hazard (2.9), the 76th cannon (2.8), the hundred of a
+#: break passed without the baulk-line crossing (2.13.4).
+LIMIT_FOULS = (FoulCode.HAZARD_LIMIT, FoulCode.CANNON_LIMIT, FoulCode.BAULK_LINE)
+
+
 class AdviceError(OneredError, ValueError):
     """A position or level the coach cannot advise on; the message names the input."""
 
     default_code = "advice"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What one play of a stroke did: the scoring parts and the pockets balls fell into, in
+    the order they fell (both empty: no score), or a foul (``foul``; then both empty: a
+    foul scores nothing, whatever fell)."""
+
+    scores: tuple[ScoreKind, ...]
+    pockets: tuple[tuple[Ball, str], ...]
+    foul: bool
+
+
+#: The outcome of every foul.
+FOUL = Outcome((), (), True)
+
+
+def outcome(
+    scores: Sequence[ScoreKind], pockets: Sequence[tuple[Ball, str]], foul: bool
+) -> Outcome:
+    """The outcome of a play that scored ``scores`` with balls into ``pockets`` (``foul``:
+    a foul, whatever it scored)."""
+    return FOUL if foul else Outcome(tuple(scores), tuple(pockets) if scores else (), False)
+
+
+@dataclass(frozen=True, slots=True)
+class Stakes:
+    """What a stroke risks beyond its points in a position: the break owes the crossing of
+    the baulk line (2.13: 80 or more into a hundred whose crossing is not made), and the
+    consecutive hazards or cannons are near their limits (from the referee's calls on: 10
+    hazards, 70 cannons; the 16th hazard and the 76th cannon are fouls, 2.8, 2.9)."""
+
+    baulk_owed: bool = False
+    hazards_near: bool = False
+    cannons_near: bool = False
+
+    @classmethod
+    def of(cls, state: GameState) -> Stakes:
+        """The stakes of the position ``state`` describes (its break, crossing, counters)."""
+        brk = state.break_
+        c = state.counters
+        return cls(
+            baulk_owed=brk % 100 >= 80 and state.baulk_met < brk // 100,
+            hazards_near=c.hazards >= HAZARD_CALL_AT,
+            cannons_near=c.cannons >= CANNON_CALL_AT,
+        )
+
+    @property
+    def limits(self) -> bool:
+        """A limit foul is worth stating: near a limit, or the crossing owed."""
+        return self.baulk_owed or self.hazards_near or self.cannons_near
 
 
 class Reason(Enum):
@@ -82,7 +143,12 @@ class Odds:
     value, and the value's standard error; the mean value of the scoring and of the
     failing samples (``None`` when there were none); and of the fouls, the share that were
     a jump (2.11(8)) and that forced a ball off the table (2.11(10)) — both within
-    ``p_foul``, and a sample may be both."""
+    ``p_foul``, and a sample may be both. With the position's :class:`Stakes`: the share
+    that crossed the baulk line as the break owes (``None`` unless owed), and the share of
+    limit fouls (``None`` unless a limit is near or the crossing owed) with its parts: the
+    16th hazard, the 76th cannon, the baulk-line foul (a sample has at most one). And the
+    samples' ``outcomes`` with their shares, most frequent first (ties: the nominal
+    stroke's first, then in the order met)."""
 
     samples: int
     p_score: float
@@ -96,6 +162,12 @@ class Odds:
     points_scoring: float | None
     p_jump: float = 0.0
     p_off_table: float = 0.0
+    p_baulk_crossed: float | None = None
+    p_limit_foul: float | None = None
+    p_hazard_limit: float = 0.0
+    p_cannon_limit: float = 0.0
+    p_baulk_foul: float = 0.0
+    outcomes: tuple[tuple[Outcome, float], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +191,19 @@ class Suggestion:
     margin: float | None
 
     @property
+    def outcome(self) -> Outcome:
+        """What the nominal stroke does (the stroke aimed for)."""
+        return outcome(self.scores, self.pockets, self.foul)
+
+    @property
+    def headline(self) -> tuple[Outcome, float]:
+        """The outcome that names the suggestion, with its share of the plays: the most
+        frequent over the samples (the nominal stroke's on a tie)."""
+        if self.odds.outcomes:
+            return self.odds.outcomes[0]
+        return self.outcome, 0.0
+
+    @property
     def leave(self) -> float:
         """The expected value beyond this stroke's points: the leave (negative when the
         visit is expected to end with the opponent's chances)."""
@@ -135,6 +220,17 @@ class Advice:
     samples: int
     suggestions: tuple[Suggestion, ...]
     played: Suggestion | None = None
+    stakes: Stakes = Stakes()
+
+
+@dataclass(frozen=True, slots=True)
+class _Play:
+    """One noise sample judged: the referee's state after it, its verdict, and the balls
+    that fell with their pockets, in the order they fell."""
+
+    state: GameState
+    verdict: Verdict
+    pockets: tuple[tuple[Ball, str], ...]
 
 
 def level_strength(level: str) -> Strength:
@@ -228,7 +324,14 @@ class Coach:
                 raise AdviceError(f"played: {exc}") from None
             odds, _ = self._odds(position, choice, record, samples, seed)
             weighed = _suggestion(0, choice, record, odds, None, None)
-        return Advice(position, self.strength.name, samples, tuple(suggestions), weighed)
+        return Advice(
+            position,
+            self.strength.name,
+            samples,
+            tuple(suggestions),
+            weighed,
+            Stakes.of(position.state),
+        )
 
     def _nominal(self, position: Position, choice: Choice) -> StrokeRecord | None:
         game = Game.resume(position.state, position.balls, self.simulator)
@@ -263,9 +366,18 @@ class Coach:
     def _judged(
         self, position: Position, placed: Point | None, strikes: Sequence[Strike]
     ) -> list[tuple[GameState, Verdict]]:
+        """Each of ``strikes`` played from ``position`` as the game loop would play it:
+        the referee's state after it and its verdict (:meth:`_plays` without the
+        pockets)."""
+        return [(p.state, p.verdict) for p in self._plays(position, placed, strikes)]
+
+    def _plays(
+        self, position: Position, placed: Point | None, strikes: Sequence[Strike]
+    ) -> list[_Play]:
         """Each of ``strikes`` played from ``position`` (the cue ball placed at ``placed``
         from hand) as the game loop would play it (``Game.play``): the referee's state
-        after it, the table settled, and its verdict. All in one engine call
+        after it, the table settled, its verdict, and the pockets balls fell into (read
+        from the engine's arrays, in the order they fell). All in one engine call
         (``onered.physics.batch.simulate_many``), read by the bridge
         (``bridge.batch_strokes``); a stroke from hand whose cue ball met a cushion is read
         from its full shot (run again with paths), as the game loop reads it: where the
@@ -301,7 +413,10 @@ class Coach:
         cushions = shots.cushions[:, ci].tolist()
         fates = shots.fate.tolist()
         rests = shots.rest.tolist()
-        out: list[tuple[GameState, Verdict]] = []
+        pocket_rows = shots.pocket.tolist()
+        gone_rows = shots.gone.tolist()
+        balls_of = [Ball(b) for b in ids]
+        out: list[_Play] = []
         for k, stroke in enumerate(strokes):
             if hand and cushions[k]:
                 stroke = bridge.stroke(shots.result(k), me.value, names, placed=placed)
@@ -311,7 +426,13 @@ class Coach:
                 for b, fate, xy in zip(ids, fates[k], rests[k], strict=True)
             }
             table = settle(rest, after, verdict.placements)
-            out.append((replace(after, table=dict(table)), verdict))
+            fell = sorted(
+                (g, balls_of[i], POCKET_NAMES[p])
+                for i, (p, g) in enumerate(zip(pocket_rows[k], gone_rows[k], strict=True))
+                if p >= 0
+            )
+            pockets = tuple((ball, name) for _, ball, name in fell)
+            out.append(_Play(replace(after, table=dict(table)), verdict, pockets))
         return out
 
     def _odds(
@@ -326,34 +447,49 @@ class Coach:
         noise = self.strength.noise
         clear = self.searcher.clearance(position, choice.placed)
         s = position.striker
+        stakes = Stakes.of(position.state)
         intended = tuple(kind for kind, _ in nominal.verdict.scored)
+        nominal_outcome = outcome(
+            intended, _pockets(nominal.result), nominal.verdict.foul is not None
+        )
         values: list[float] = []
         scoring: list[float] = []
         scoring_points: list[float] = []
         failing: list[float] = []
-        hits = fouls = jumps = off_table = total_points = 0
+        hits = fouls = jumps = off_table = total_points = crossed = 0
+        limits: dict[FoulCode, int] = dict.fromkeys(LIMIT_FOULS, 0)
+        seen: dict[Outcome, int] = {nominal_outcome: 0}
         # clamped to the cue's limits, so the table accepts every sample; the cue no lower
         # than the rail and the balls allow
         strikes = [clear.lift(noise.apply(choice.strike, rng)) for _ in range(samples)]
-        for state, verdict in self._judged(position, choice.placed, strikes):
-            value = self.searcher.stroke_value(s, state, verdict)
+        for play in self._plays(position, choice.placed, strikes):
+            verdict = play.verdict
+            value = self.searcher.stroke_value(s, play.state, verdict)
             values.append(value)
             foul = verdict.foul
+            scored = tuple(kind for kind, _ in verdict.scored)
             if foul is not None:
                 fouls += 1
                 jumps += FoulCode.JUMP in foul.codes
                 off_table += FoulCode.OFF_TABLE in foul.codes
-            if verdict.points > 0 and verdict.foul is None:
+                for code in LIMIT_FOULS:
+                    limits[code] += code in foul.codes
+            crossed += verdict.baulk_crossed
+            key = outcome(scored, play.pockets, foul is not None)
+            seen[key] = seen.get(key, 0) + 1
+            if verdict.points > 0 and foul is None:
                 scoring.append(value)
                 scoring_points.append(verdict.points)
                 total_points += verdict.points
-                if intended and tuple(kind for kind, _ in verdict.scored) == intended:
+                if intended and scored == intended:
                     hits += 1
             else:
                 failing.append(value)
         n = len(values)
         mean = sum(values) / n
         var = sum((v - mean) ** 2 for v in values) / max(1, n - 1)
+        # most frequent first; a tie keeps the order met, the nominal stroke's first
+        ranked = sorted(seen.items(), key=lambda item: -item[1])
         odds = Odds(
             samples=n,
             p_score=len(scoring) / n,
@@ -367,6 +503,12 @@ class Coach:
             points_scoring=sum(scoring_points) / len(scoring_points) if scoring_points else None,
             p_jump=jumps / n,
             p_off_table=off_table / n,
+            p_baulk_crossed=crossed / n if stakes.baulk_owed else None,
+            p_limit_foul=sum(limits.values()) / n if stakes.limits else None,
+            p_hazard_limit=limits[FoulCode.HAZARD_LIMIT] / n,
+            p_cannon_limit=limits[FoulCode.CANNON_LIMIT] / n,
+            p_baulk_foul=limits[FoulCode.BAULK_LINE] / n,
+            outcomes=tuple((o, c / n) for o, c in ranked if c),
         )
         return odds, values
 
