@@ -10,7 +10,7 @@ import pytest
 from coach_support import position
 from onered.coach import Advice, AdviceError, Odds, advise
 from onered.coach.report import advice_json, advice_text
-from onered.coach.words import NOTABLE, numbers_words, odds_words
+from onered.coach.words import numbers_words, odds_words
 from onered.game.model import Action
 from onered.physics.types import Strike
 from onered.rules import Ball
@@ -85,13 +85,14 @@ ODDS = Odds(
 )
 
 
-def test_negligible_chances_are_not_said() -> None:
+def test_flight_chances_are_said_whenever_they_are_not_nought() -> None:
     assert odds_words(ODDS, True, Lang.EN) == (
         "scores 50%, as planned 50%, foul 10%, expected +1.0 (stroke +1.0, leave +0.0)"
     )
-    rare = replace(ODDS, p_jump=NOTABLE / 2, p_off_table=NOTABLE / 2)
-    assert odds_words(rare, True, Lang.EN) == odds_words(ODDS, True, Lang.EN)
-    some = replace(ODDS, p_jump=0.03, p_off_table=NOTABLE)
+    rare = replace(ODDS, p_jump=1 / 200)  # one play of 200: said, not rounded away
+    assert "foul 10% (jump shot <1%)" in odds_words(rare, True, Lang.EN)
+    assert "штраф 10 % (перескок <1 %)" in odds_words(rare, True, Lang.RU)
+    some = replace(ODDS, p_jump=0.03, p_off_table=0.01)
     assert "foul 10% (jump shot 3%, ball off the table 1%)" in odds_words(some, True, Lang.EN)
     assert "штраф 10 % (перескок 3 %, выскакивание шара за борт 1 %)" in odds_words(
         some, True, Lang.RU

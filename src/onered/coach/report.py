@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from onered.coach.action import CueAction
-from onered.coach.advice import Advice, Odds, Suggestion
+from onered.coach.advice import Advice, Odds, Outcome, Stakes, Suggestion
 from onered.coach.words import (
+    View,
     action_words,
     label,
     num,
@@ -43,6 +44,22 @@ def _action_json(a: CueAction) -> dict[str, Any]:
     }
 
 
+def _outcome_json(o: Outcome) -> dict[str, Any]:
+    return {
+        "scores": [k.value for k in o.scores],
+        "pockets": [[b.value, p] for b, p in o.pockets],
+        "foul": o.foul,
+    }
+
+
+def _stakes_json(stakes: Stakes) -> dict[str, bool]:
+    return {
+        "baulk_owed": stakes.baulk_owed,
+        "hazards_near": stakes.hazards_near,
+        "cannons_near": stakes.cannons_near,
+    }
+
+
 def _odds_json(o: Odds) -> dict[str, Any]:
     return {
         "samples": o.samples,
@@ -51,6 +68,12 @@ def _odds_json(o: Odds) -> dict[str, Any]:
         "p_foul": o.p_foul,
         "p_jump": o.p_jump,
         "p_off_table": o.p_off_table,
+        "p_baulk_crossed": o.p_baulk_crossed,
+        "p_limit_foul": o.p_limit_foul,
+        "p_hazard_limit": o.p_hazard_limit,
+        "p_cannon_limit": o.p_cannon_limit,
+        "p_baulk_foul": o.p_baulk_foul,
+        "outcomes": [{**_outcome_json(x), "share": share} for x, share in o.outcomes],
         "points": o.points,
         "value": o.value,
         "value_se": o.value_se,
@@ -62,11 +85,15 @@ def _odds_json(o: Odds) -> dict[str, Any]:
 
 
 def suggestion_json(
-    s: Suggestion, nxt: Suggestion | None, lang: Lang | None = None
+    s: Suggestion, nxt: Suggestion | None, lang: Lang | None = None, view: View = View.PORTRAIT
 ) -> dict[str, Any]:
-    """One suggestion as JSON data; with ``lang``, its words too."""
+    """One suggestion as JSON data; with ``lang``, its words too (pockets named as a table
+    drawn in ``view`` shows them). ``headline``: the outcome that names it and its share
+    of the plays."""
+    head, share = s.headline
     out: dict[str, Any] = {
         "rank": s.rank,
+        "headline": {**_outcome_json(head), "share": share},
         "scores": [k.value for k in s.scores],
         "points": s.points,
         "pockets": [[b.value, p] for b, p in s.pockets],
@@ -80,7 +107,7 @@ def suggestion_json(
     }
     if lang is not None:
         out["words"] = {
-            "stroke": stroke_words(s, lang),
+            "stroke": stroke_words(s, lang, view),
             "action": action_words(s.action, lang),
             "numbers": numbers_words(s.action, lang),
             "odds": odds_words(s.odds, bool(s.scores) and not s.foul, lang),
@@ -89,9 +116,13 @@ def suggestion_json(
     return out
 
 
-def advice_json(advice: Advice, lang: Lang | None = None) -> dict[str, Any]:
-    """The advice as JSON data: the level, the samples per stroke, who is to play, and the
-    suggestions (best first); with ``lang``, every suggestion's words in that language."""
+def advice_json(
+    advice: Advice, lang: Lang | None = None, view: View = View.PORTRAIT
+) -> dict[str, Any]:
+    """The advice as JSON data: the level, the samples per stroke, who is to play, what
+    the position puts at stake, and the suggestions (best first); with ``lang``, every
+    suggestion's words in that language, pockets named as a table drawn in ``view``
+    shows them."""
     position = advice.position
     items = advice.suggestions
     return {
@@ -100,16 +131,21 @@ def advice_json(advice: Advice, lang: Lang | None = None) -> dict[str, Any]:
         "cue_ball": position.cue_ball.value,
         "from_hand": position.in_hand,
         "lang": None if lang is None else lang.value,
+        "view": view.value,
+        "stakes": _stakes_json(advice.stakes),
         "suggestions": [
-            suggestion_json(s, items[k + 1] if k + 1 < len(items) else None, lang)
+            suggestion_json(s, items[k + 1] if k + 1 < len(items) else None, lang, view)
             for k, s in enumerate(items)
         ],
-        "played": None if advice.played is None else suggestion_json(advice.played, None, lang),
+        "played": (
+            None if advice.played is None else suggestion_json(advice.played, None, lang, view)
+        ),
     }
 
 
 def advice_text(advice: Advice, lang: Lang) -> str:
-    """A readable report of the advice in ``lang``."""
+    """A readable report of the advice in ``lang`` (pockets named as the SVG picture,
+    :data:`View.PORTRAIT`, shows them)."""
     position = advice.position
     head = [
         label("title", lang),

@@ -30,6 +30,7 @@ from onered.coach.position import (
     stroke_entry,
 )
 from onered.coach.report import RANK_COLOURS, advice_json
+from onered.coach.words import View
 from onered.players.strength import STRENGTHS
 from onered.rules import position as written
 from onered.texts import Lang
@@ -94,7 +95,8 @@ async def advise(body: AdviseBody) -> dict[str, Any]:
         advice = coach.advise(
             position, count=body.count, samples=body.samples, seed=body.seed, played=played
         )
-        out = advice_json(advice, body.lang)
+        # pockets named as the page's table shows them (baulk end on the left)
+        out = advice_json(advice, body.lang, View.LANDSCAPE)
         out["position"] = position_json(position.state)
         out["written"] = written.write(position.state)
         return out
