@@ -109,11 +109,19 @@ def _bezier(seg: Segment, shadow: bool = False) -> tuple[Vec2, Vec2, Vec2]:
 
 
 def _path_data(
-    path: Sequence[Segment], frame: _Frame, *, airborne: bool | None = None, shadow: bool = False
+    path: Sequence[Segment],
+    frame: _Frame,
+    *,
+    airborne: bool | None = None,
+    shadow: bool = False,
+    lane: float = 0.0,
 ) -> str:
     """SVG path data for a trajectory: one quadratic Bézier per moving segment; only the
     pieces on the bed (``airborne=False``) or in the air (``True``) when asked, their
-    shadow's when ``shadow``."""
+    shadow's when ``shadow``; moved ``lane`` metres to the left of its travel when not 0
+    (:func:`_lane_data`)."""
+    if lane:
+        return _lane_data(path, frame, airborne, shadow, lane)
     parts: list[str] = []
     last: Vec2 | None = None
     for seg in path:
@@ -127,26 +135,112 @@ def _path_data(
     return " ".join(parts)
 
 
+#: The spacing of the coach's polyline samples along a piece (metres), for its lanes.
+_LANE_STEP = 0.01
+
+
+def _polyline(path: Sequence[Segment], shadow: bool = False) -> tuple[list[Vec2], list[bool]]:
+    """A trajectory's moving pieces sampled about every :data:`_LANE_STEP` (their shadow's
+    when ``shadow``), as one polyline; and whether the piece ending at each point is in
+    the air (the first point's own)."""
+    points: list[Vec2] = []
+    flags: list[bool] = []
+    for seg in path:
+        if not _moves(seg):
+            continue
+        p0, c, p1 = _bezier(seg, shadow)
+        n = max(2, min(200, math.ceil((math.dist(p0, c) + math.dist(c, p1)) / _LANE_STEP)))
+        if not points or math.dist(points[-1], p0) > 1e-4:
+            points.append(p0)
+            flags.append(seg.airborne)
+        for k in range(1, n + 1):
+            u = k / n
+            points.append(
+                (
+                    (1 - u) ** 2 * p0[0] + 2 * u * (1 - u) * c[0] + u * u * p1[0],
+                    (1 - u) ** 2 * p0[1] + 2 * u * (1 - u) * c[1] + u * u * p1[1],
+                )
+            )
+            flags.append(seg.airborne)
+    return points, flags
+
+
+def _in_lane(points: Sequence[Vec2], lane: float) -> list[Vec2]:
+    """A polyline moved ``lane`` metres to the left of its travel: each point along the
+    normal of the chord through its neighbours (at a cushion, the bisector of the two
+    directions)."""
+    moved: list[Vec2] = []
+    normal = (0.0, 0.0)
+    for i, p in enumerate(points):
+        a, b = points[max(0, i - 1)], points[min(len(points) - 1, i + 1)]
+        tx, ty = b[0] - a[0], b[1] - a[1]
+        norm = math.hypot(tx, ty)
+        if norm > 1e-9:
+            normal = (-ty / norm, tx / norm)
+        moved.append((p[0] + lane * normal[0], p[1] + lane * normal[1]))
+    return moved
+
+
+def _lane_data(
+    path: Sequence[Segment], frame: _Frame, airborne: bool | None, shadow: bool, lane: float
+) -> str:
+    """SVG path data for a trajectory in its own lane, ``lane`` metres to the left of its
+    travel (so that paths over the same line are drawn side by side): a polyline
+    (:func:`_polyline`, :func:`_in_lane`); only the pieces on the bed or in the air when
+    ``airborne`` says."""
+    points, flags = _polyline(path, shadow)
+    moved = _in_lane(points, lane)
+    parts: list[str] = []
+    drawing = False
+    for i in range(1, len(moved)):
+        if airborne is not None and flags[i] != airborne:
+            drawing = False
+            continue
+        if not drawing:
+            parts.append(f"M{frame.xy(moved[i - 1])}")
+            drawing = True
+        parts.append(f"L{frame.xy(moved[i])}")
+    return " ".join(parts)
+
+
+def _along(points: Sequence[Vec2], distance: float) -> Vec2:
+    """The point ``distance`` metres along a polyline (its end when it is shorter)."""
+    for a, b in pairwise(points):
+        step = math.dist(a, b)
+        if step >= distance > 0:
+            u = distance / step
+            return (a[0] + u * (b[0] - a[0]), a[1] + u * (b[1] - a[1]))
+        distance -= step
+    return points[-1]
+
+
 def _ball_path(
-    path: Sequence[Segment], frame: _Frame, colour: str, width: float, tip: str, dash: str = ""
+    path: Sequence[Segment],
+    frame: _Frame,
+    colour: str,
+    width: float,
+    tip: str,
+    dash: str = "",
+    lane: float = 0.0,
 ) -> list[str]:
     """A ball's path: on the bed in ``colour`` (dashed when ``dash``), in the air over its
-    shadow and dashed with :data:`AIR_DASH` (class ``path airborne``)."""
+    shadow and dashed with :data:`AIR_DASH` (class ``path airborne``); moved ``lane``
+    metres to the left of its travel when not 0."""
 
     def line(w: float) -> str:
         return f'fill="none" stroke-width="{w:g}" stroke-linecap="round" stroke-linejoin="round"'
 
     out: list[str] = []
-    ground = _path_data(path, frame, airborne=False)
+    ground = _path_data(path, frame, airborne=False, lane=lane)
     if ground:
         extra = f' stroke-dasharray="{dash}"' if dash else ""
         out.append(
             f'<path class="path" d="{ground}" stroke="{colour}" stroke-opacity="0.9" '
             f"{line(width)}{extra}><title>{tip}</title></path>"
         )
-    air = _path_data(path, frame, airborne=True)
+    air = _path_data(path, frame, airborne=True, lane=lane)
     if air:
-        shade = _path_data(path, frame, airborne=True, shadow=True)
+        shade = _path_data(path, frame, airborne=True, shadow=True, lane=lane)
         out.append(
             f'<path class="shadow" d="{shade}" stroke="#0a2a14" stroke-opacity="0.4" '
             f"{line(width * 1.6)}/>"
@@ -437,36 +531,103 @@ def draw_shots(
     title: str | None = None,
     caption: str = "",
     ball_radius: float = BALL_RADIUS,
+    lane: float = 0.0,
 ) -> str:
     """An SVG document of several alternative shots from one position (the coach's
     suggestions): the table, the balls where they stand, and each shot's paths in its own
     colour — ``shots`` is ``(result, colour, label)``, the first drawn on top; the
     ``cue_ball``'s path solid, the object balls' dashed, the label where the cue ball stops;
-    a path in the air with short dashes over its shadow, as in :func:`draw_shot`."""
+    a path in the air with short dashes over its shadow, as in :func:`draw_shot`.
+
+    With ``lane`` (metres), paths that run over the same line stay apart: each shot's in
+    its own lane, the first's on the true line and the others ``lane``, ``-lane``,
+    ``2 lane`` … to the left of their travel; the label is also on a small disc where
+    the cue ball's path leaves it and where each object ball stops; no label covers
+    another (a label pushed aside has a line back to its place)."""
     table = table or TableSpec()
     frame = _Frame(table)
     body: list[str] = _table(table, frame)
-    for result, colour, label in reversed(shots):
+    layers: list[list[str]] = []
+    labels: list[_Label] = []
+    for k, (result, colour, label) in enumerate(shots):
+        offset = lane * ((k + 1) // 2) * (1 if k % 2 else -1)  # 0, +1, -1, +2, -2 lanes
         moved = [name for name in result.paths if _path_data(result.paths[name], frame)]
         cue = cue_ball if cue_ball in moved else None
+        layer: list[str] = []
         for name in moved:
             tip = f"{escape(label)}: {escape(name)}"
             dash = "" if name == cue else "14 10"
-            body += _ball_path(result.paths[name], frame, colour, 6, tip, dash)
-        if cue is not None:
-            path = result.paths[cue]
-            end = position_at(path, path[-1].t1, path[-1].p0)
-            body.append(
-                f'<circle cx="{frame.x(end[0])}" cy="{frame.y(end[1])}" r="24" '
-                f'fill="{colour}" stroke="#1a1a1a" stroke-width="2"/>'
-                f'<text x="{frame.x(end[0])}" y="{float(frame.y(end[1])) + 10:.1f}" '
-                f'text-anchor="middle" font-family="DejaVu Sans, Helvetica, Arial, sans-serif" '
-                f'font-size="28" font-weight="bold" fill="#1a1a1a">{escape(label)}</text>'
-            )
+            layer += _ball_path(result.paths[name], frame, colour, 6, tip, dash, offset)
+            points = _in_lane(_polyline(result.paths[name])[0], offset)
+            if name == cue:
+                if lane and len(points) > 1:  # where the paths leave the cue ball together
+                    labels.append(_Label(_along(points, _START_TAG), colour, label, 20))
+                labels.append(_Label(points[-1], colour, label, 28))  # where it stops
+            elif lane and points:
+                labels.append(_Label(points[-1], colour, label, 20))
+        layers.append(layer)
+    for layer in reversed(layers):  # the first shot on top
+        body += layer
+    body += _labels(labels, frame)
     body += [
         _ball(name, p, ball_radius, frame, start=False) for name, p in positions_before.items()
     ]
     return _document(frame, title or "onered", caption, body)
+
+
+#: How far along the cue ball's path (metres) the coach's small rank tag stands, where the
+#: paths leave the cue ball together.
+_START_TAG = 0.16
+
+
+@dataclass(frozen=True, slots=True)
+class _Label:
+    """A rank's label: where it belongs on the table (metres), its colour, its text, and
+    its radius on the picture (millimetres)."""
+
+    at: Vec2
+    colour: str
+    text: str
+    radius: float
+
+
+def _labels(labels: Sequence[_Label], frame: _Frame) -> list[str]:
+    """The labels as numbered discs, none over another: each in turn where it belongs or,
+    when that is taken, at the nearest free place of rings around it, with a thin line
+    back to its place; the first given are placed first and drawn on top."""
+    placed: list[tuple[float, float, float]] = []
+    out: list[str] = []
+    for lab in labels:
+        ax, ay = float(frame.x(lab.at[0])), float(frame.y(lab.at[1]))
+        r = lab.radius
+        spots = [(ax, ay)] + [
+            (ax + d * math.cos(t * math.pi / 4), ay + d * math.sin(t * math.pi / 4))
+            for d in (2.2 * r, 3.4 * r, 4.6 * r)
+            for t in range(8)
+        ]
+        x, y = next(
+            (
+                (x, y)
+                for x, y in spots
+                if all(math.hypot(x - px, y - py) >= r + pr + 2 for px, py, pr in placed)
+            ),
+            spots[0],
+        )
+        placed.append((x, y, r))
+        leader = ""
+        if (x, y) != (ax, ay):
+            leader = (
+                f'<line x1="{ax:.1f}" y1="{ay:.1f}" x2="{x:.1f}" y2="{y:.1f}" '
+                f'stroke="{lab.colour}" stroke-width="3"/>'
+            )
+        out.append(
+            f'<g class="rank">{leader}<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:g}" '
+            f'fill="{lab.colour}" stroke="#1a1a1a" stroke-width="2"/>'
+            f'<text x="{x:.1f}" y="{y + 0.42 * r:.1f}" text-anchor="middle" '
+            f'font-family="{_FONT}" font-size="{1.17 * r:.0f}" font-weight="bold" '
+            f'fill="#1a1a1a">{escape(lab.text)}</text></g>'
+        )
+    return out[::-1]
 
 
 # --- the side view ------------------------------------------------------------------------

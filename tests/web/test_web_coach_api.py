@@ -38,9 +38,30 @@ def test_advise_answers_the_suggestions_with_words_in_the_language(client: TestC
     assert [s["rank"] for s in items] == [1, 2, 3]
     values = [s["odds"]["value"] for s in items]
     assert values == sorted(values, reverse=True)
-    assert "лучше № 2" in items[0]["words"]["reason"]
+    reason = items[0]["words"]["reason"]
+    assert reason.startswith(("лучше № 2: ", "равноценен № 2 "))  # equal ones: neither beats
     assert items[-1]["words"]["reason"] is None
     assert data["position"]["balls"] == POSITION["balls"]
+
+
+def test_the_words_name_pockets_as_the_pages_table_shows_them(client: TestClient) -> None:
+    # the page draws the baulk end on the left: the table's top-right pocket (far from
+    # baulk, on the right seen from it) is drawn at the bottom right
+    hanging = {"white": [1.3, 3.2], "red": [1.66, 3.45], "yellow": [0.4, 1.2]}
+    r = client.post(
+        "/api/advise", json={"position": {"balls": hanging}, "samples": 20, "level": "pro"}
+    )
+    data = r.json()
+    assert data["view"] == "landscape"
+    assert data["stakes"] == {"baulk_owed": False, "hazards_near": False, "cannons_near": False}
+    for s in data["suggestions"]:
+        head = s["headline"]
+        assert head["share"] == max(o["share"] for o in s["odds"]["outcomes"])
+        if ["red", "top_right"] in head["pockets"]:
+            assert "bottom-right pocket" in s["words"]["stroke"]
+            break
+    else:
+        pytest.fail("no suggestion pots the red hanging over the top-right pocket")
 
 
 def test_advise_names_a_bad_position(client: TestClient) -> None:
@@ -61,6 +82,7 @@ def test_levels_are_the_players_levels(client: TestClient) -> None:
     assert data["levels"] == list(STRENGTHS)
     assert data["default"] in data["levels"]
     assert len(data["colours"]) == 5
+    assert 0 < data["lane"] < 0.05  # metres between the ranks' paths
 
 
 def test_the_coach_page_is_served(client: TestClient) -> None:

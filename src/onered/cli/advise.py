@@ -113,7 +113,7 @@ def _position_from_record(path: Path, stroke: int | None) -> tuple[Position, Act
 
 def draw(advice: Advice, title: str) -> str:
     """The suggestions drawn on the table (paths in the colours of their ranks)."""
-    from onered.coach.report import RANK_COLOURS
+    from onered.coach.report import PATH_LANE, RANK_COLOURS
     from onered.svg import draw_shots
 
     position = advice.position
@@ -130,7 +130,9 @@ def draw(advice: Advice, title: str) -> str:
     caption = " · ".join(
         f"{s.rank}: {100 * s.odds.p_score:.0f}% {s.odds.value:+.1f}" for s in advice.suggestions
     )
-    return draw_shots(before, shots, position.cue_ball.value, title=title, caption=caption)
+    return draw_shots(
+        before, shots, position.cue_ball.value, title=title, caption=caption, lane=PATH_LANE
+    )
 
 
 def run(args: argparse.Namespace) -> int:

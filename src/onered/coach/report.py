@@ -22,6 +22,9 @@ from onered.texts import BALLS, Lang
 
 #: Colours of the suggestions by rank, on the drawn table and the coach page.
 RANK_COLOURS = ("#ffd23f", "#3fc1ff", "#ff5fa2", "#8cff5a", "#ff9b3f")
+#: The space between the lanes of the suggestions' paths (metres), on the drawn table and
+#: the coach page: paths over the same line are drawn side by side, the best on the line.
+PATH_LANE = 0.01
 
 
 def _pt(p: Point) -> list[float]:

@@ -29,7 +29,7 @@ from onered.coach.position import (
     state_before,
     stroke_entry,
 )
-from onered.coach.report import RANK_COLOURS, advice_json
+from onered.coach.report import PATH_LANE, RANK_COLOURS, advice_json
 from onered.coach.words import View
 from onered.players.strength import STRENGTHS
 from onered.rules import position as written
@@ -76,9 +76,15 @@ def coach_page() -> HTMLResponse:
 
 @router.get("/api/coach/levels")
 def levels() -> dict[str, Any]:
-    """The levels the coach advises for, and the colours of the ranks."""
+    """The levels the coach advises for, the colours of the ranks and the space between
+    the lanes of their paths (metres)."""
     default = DEFAULT_LEVEL if DEFAULT_LEVEL in STRENGTHS else next(iter(STRENGTHS))
-    return {"levels": list(STRENGTHS), "default": default, "colours": list(RANK_COLOURS)}
+    return {
+        "levels": list(STRENGTHS),
+        "default": default,
+        "colours": list(RANK_COLOURS),
+        "lane": PATH_LANE,
+    }
 
 
 @router.post("/api/advise")

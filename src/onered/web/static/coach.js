@@ -17,6 +17,7 @@ const page = {
   selected: null, // rank of the suggestion singled out, or null for all
   drag: null, // { name, at: [x, y] | null, from: [x, y] | null }
   colours: ["#ffd23f", "#3fc1ff", "#ff5fa2", "#8cff5a", "#ff9b3f"],
+  lane: 0.01, // metres between the lanes of the ranks' paths (the API's)
   busy: false,
 };
 
@@ -65,6 +66,40 @@ function changed() {
 // --- drawing -----------------------------------------------------------------------------
 
 function polyline(g, table, points, colour, width, dash) {
+  strokeLine(g, points.map((p) => table.px(p)), colour, width, dash);
+}
+
+/** A polyline of canvas points moved ``d`` pixels to the side of its travel: each point
+ * along the normal of the chord through its neighbours (at a cushion, the bisector). */
+function inLane(points, d) {
+  if (!d) return points;
+  let normal = [0, 0];
+  return points.map((p, i) => {
+    const a = points[Math.max(0, i - 1)];
+    const b = points[Math.min(points.length - 1, i + 1)];
+    const tx = b[0] - a[0];
+    const ty = b[1] - a[1];
+    const n = Math.hypot(tx, ty);
+    if (n > 1e-9) normal = [-ty / n, tx / n];
+    return [p[0] + d * normal[0], p[1] + d * normal[1]];
+  });
+}
+
+/** The point ``dist`` pixels along a polyline (its end when it is shorter). */
+function along(points, dist) {
+  for (let i = 1; i < points.length; i++) {
+    const [a, b] = [points[i - 1], points[i]];
+    const step = Math.hypot(b[0] - a[0], b[1] - a[1]);
+    if (step >= dist && dist > 0) {
+      const u = dist / step;
+      return [a[0] + u * (b[0] - a[0]), a[1] + u * (b[1] - a[1])];
+    }
+    dist -= step;
+  }
+  return points[points.length - 1];
+}
+
+function strokeLine(g, points, colour, width, dash) {
   if (points.length < 2) return;
   g.save();
   g.strokeStyle = colour;
@@ -73,47 +108,80 @@ function polyline(g, table, points, colour, width, dash) {
   g.lineJoin = "round";
   g.setLineDash(dash);
   g.beginPath();
-  points.forEach((p, i) => {
-    const [x, y] = table.px(p);
-    if (i === 0) g.moveTo(x, y);
-    else g.lineTo(x, y);
-  });
+  points.forEach(([x, y], i) => (i === 0 ? g.moveTo(x, y) : g.lineTo(x, y)));
   g.stroke();
   g.restore();
 }
 
-function drawSuggestion(s, cue, alpha) {
+/** A rank's paths, each in the rank's own lane (the best on the true line, the others
+ * one, two lanes to either side), so paths over the same line are drawn side by side;
+ * the labels it wants (where the cue ball stops, a tag where its path leaves the cue ball,
+ * where each object ball stops) are pushed to ``labels``. */
+function drawSuggestion(s, cue, alpha, labels) {
   const table = page.table;
   const g = table.canvas.getContext("2d");
   const colour = page.colours[(s.rank - 1) % page.colours.length];
-  const w = Math.max(2, 0.009 * table.scale);
+  const w = Math.max(1.5, 0.006 * table.scale);
+  const k = s.rank - 1;
+  const lane = page.lane * table.scale * Math.ceil(k / 2) * (k % 2 ? 1 : -1);
+  const tag = Math.max(7, 0.02 * table.scale);
   g.save();
   g.globalAlpha = alpha;
   for (const [name, pts] of Object.entries(s.paths)) {
     const dash = name === cue ? [] : [w * 2.2, w * 1.6];
-    polyline(g, table, pts, "rgba(0,0,0,0.45)", w + 2 * table.dpr, dash);
-    polyline(g, table, pts, colour, w, dash);
+    const line = inLane(pts.map((p) => table.px(p)), lane);
+    strokeLine(g, line, "rgba(0,0,0,0.45)", w + 2 * table.dpr, dash);
+    strokeLine(g, line, colour, w, dash);
+    if (line.length < 2) continue;
+    if (name === cue) labels.push({ at: along(line, 0.16 * table.scale), r: tag, colour, alpha, text: String(s.rank) });
+    else labels.push({ at: line[line.length - 1], r: tag, colour, alpha, text: String(s.rank) });
   }
   if (s.action.placed) table.drawBall(cue, s.action.placed, { ghost: true, outline: colour });
+  g.restore();
   const path = s.paths[cue];
-  const end = path && path.length ? path[path.length - 1] : s.action.placed || page.balls[cue];
-  if (end) {
-    const [x, y] = table.px(end);
-    const r = Math.max(9, 0.03 * table.scale);
+  let end = s.action.placed || page.balls[cue];
+  if (path && path.length) end = inLane(path.map((p) => table.px(p)), lane).at(-1);
+  else if (end) end = table.px(end);
+  if (end) labels.unshift({ at: end, r: Math.max(9, 0.03 * table.scale), colour, alpha, text: String(s.rank) });
+}
+
+/** The ranks' labels as numbered discs, none over another: each where it belongs or, when
+ * that is taken, at the nearest free place of rings around it with a thin line back to
+ * it; the first placed first (the best rank's), drawn on top. */
+function drawLabels(labels) {
+  const g = page.table.canvas.getContext("2d");
+  const placed = [];
+  const spots = [];
+  for (const lab of labels) {
+    const [ax, ay] = lab.at;
+    const ring = [[ax, ay]];
+    for (const d of [2.2, 3.4, 4.6]) {
+      for (let t = 0; t < 8; t++) ring.push([ax + d * lab.r * Math.cos((t * Math.PI) / 4), ay + d * lab.r * Math.sin((t * Math.PI) / 4)]);
+    }
+    const free = ring.find(([x, y]) => placed.every((q) => Math.hypot(x - q[0], y - q[1]) >= lab.r + q[2] + 2)) || ring[0];
+    placed.push([free[0], free[1], lab.r]);
+    spots.push(free);
+  }
+  for (let i = labels.length - 1; i >= 0; i--) {
+    const lab = labels[i];
+    const [x, y] = spots[i];
+    g.save();
+    g.globalAlpha = lab.alpha;
+    if (x !== lab.at[0] || y !== lab.at[1]) strokeLine(g, [lab.at, [x, y]], lab.colour, Math.max(1, page.table.dpr), []);
     g.beginPath();
-    g.arc(x, y, r, 0, 2 * Math.PI);
-    g.fillStyle = colour;
+    g.arc(x, y, lab.r, 0, 2 * Math.PI);
+    g.fillStyle = lab.colour;
     g.fill();
-    g.lineWidth = Math.max(1, table.dpr * 1.5);
+    g.lineWidth = Math.max(1, page.table.dpr * 1.5);
     g.strokeStyle = "#1a1a1a";
     g.stroke();
     g.fillStyle = "#1a1a1a";
-    g.font = `bold ${Math.round(r * 1.2)}px system-ui, sans-serif`;
+    g.font = `bold ${Math.round(lab.r * 1.2)}px system-ui, sans-serif`;
     g.textAlign = "center";
     g.textBaseline = "middle";
-    g.fillText(String(s.rank), x, y + r * 0.05);
+    g.fillText(lab.text, x, y + lab.r * 0.05);
+    g.restore();
   }
-  g.restore();
 }
 
 /** The stroke the game played here: its paths in white, dashed. */
@@ -136,10 +204,14 @@ function render() {
   if (advice && advice.played && page.selected === null) drawPlayed(advice.played, advice.cue_ball);
   if (advice) {
     const items = [...advice.suggestions].reverse();
+    const labels = []; // by rank, the best's first
     for (const s of items) {
       const alpha = page.selected === null || page.selected === s.rank ? 1 : 0.18;
-      drawSuggestion(s, advice.cue_ball, alpha);
+      const own = [];
+      drawSuggestion(s, advice.cue_ball, alpha, own);
+      labels.unshift(...own);
     }
+    drawLabels(labels);
   }
   for (const name of BALLS) {
     const p = page.balls[name];
@@ -347,6 +419,7 @@ async function main() {
     page.geometry = await tableGeometry();
     const levels = await api("GET", "/api/coach/levels");
     page.colours = levels.colours;
+    page.lane = levels.lane;
     $("level").replaceChildren(...levels.levels.map((l) => el("option", { value: l, text: levelName(l) })));
     $("level").value = levels.default;
   } catch (e) {
