@@ -170,7 +170,16 @@ def _in_lane(points: Sequence[Vec2], lane: float) -> list[Vec2]:
     normal of the chord through its neighbours (at a cushion, the bisector of the two
     directions)."""
     moved: list[Vec2] = []
-    normal = (0.0, 0.0)
+    # where the chord is nought (a point repeated, a reversal straight back), the last
+    # normal holds; before any, the first piece's
+    normal = next(
+        (
+            (-(b[1] - a[1]) / d, (b[0] - a[0]) / d)
+            for a, b in pairwise(points)
+            if (d := math.dist(a, b)) > 1e-9
+        ),
+        (0.0, 0.0),
+    )
     for i, p in enumerate(points):
         a, b = points[max(0, i - 1)], points[min(len(points) - 1, i + 1)]
         tx, ty = b[0] - a[0], b[1] - a[1]

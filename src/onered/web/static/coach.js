@@ -73,7 +73,17 @@ function polyline(g, table, points, colour, width, dash) {
  * along the normal of the chord through its neighbours (at a cushion, the bisector). */
 function inLane(points, d) {
   if (!d) return points;
+  // where the chord is nought (a point repeated, a reversal straight back) the last normal
+  // holds; before any, the first piece's
   let normal = [0, 0];
+  for (let i = 1; i < points.length; i++) {
+    const [a, b] = [points[i - 1], points[i]];
+    const n = Math.hypot(b[0] - a[0], b[1] - a[1]);
+    if (n > 1e-9) {
+      normal = [-(b[1] - a[1]) / n, (b[0] - a[0]) / n];
+      break;
+    }
+  }
   return points.map((p, i) => {
     const a = points[Math.max(0, i - 1)];
     const b = points[Math.min(points.length - 1, i + 1)];
