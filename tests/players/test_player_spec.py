@@ -25,6 +25,8 @@ _VALUES = {
     "noise.speed": st.floats(0.0, 9.99),
     "noise.tip": st.floats(0.0, 9.99),
     "noise.elevation": st.floats(0.0, 9.99),
+    "noise.pace": st.floats(0.0, 0.66),
+    "noise.side": st.floats(0.0, 9.99),
     "continuation": st.floats(0.0, 1000.0),
 }
 SPECS = st.one_of(

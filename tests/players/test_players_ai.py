@@ -444,8 +444,10 @@ def test_in_the_window_the_crossing_look_ahead_finds_the_crossing() -> None:
     # ordinary leave's share (which is all the look-ahead gives when it finds none).
     # (Each value is a mean over 8 noisy plays of the best crossings; averaged over a few
     # sets of draws, since one set may hold none that crosses.)
+    # (A professional's: the crossing needs pace, and an amateur's errors at that pace —
+    # they grow with it — leave him no crossing worth more than the leave.)
     game = real_game_at(CROSSING, score=(90, 10), break_=90, target=1000)
-    searcher = AIPlayer(STRENGTHS["amateur"], 1).searcher
+    searcher = AIPlayer(STRENGTHS["pro"], 1).searcher
     values = [searcher.crossing_value(game.position, rng=random.Random(k)) for k in range(5)]
     assert sum(values) / len(values) > searcher.leave_for(game.state, 0, fresh=False) + 0.5
 

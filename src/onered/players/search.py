@@ -61,7 +61,7 @@ from onered.players.geometry import (
     ray_into_d,
 )
 from onered.players.leave import LeaveModel
-from onered.players.strength import Strength, clamp_strike
+from onered.players.strength import Draw, Noise, Strength, clamp_strike
 from onered.rules import Ball, FoulCode, GameState, ScoreKind, Stroke, Verdict
 from onered.rules.model import CANNON_LIMIT, HAZARD_LIMIT, PENALTY
 from onered.table import BALL_DIAMETER, BALL_RADIUS, Point, Spot, in_baulk
@@ -97,9 +97,27 @@ _PLAN_HEIGHTS = (-0.4, 0.3)
 _PLAN_KEEP = 3
 _PLAN_SAMPLES = 8
 _PLAN_PLACES = 3
-#: One draw of a player's noise: aim (degrees), relative speed, side, height (R) and
-#: elevation (degrees).
-Draw = tuple[float, float, float, float, float]
+#: From hand, the best places (by the leave model) get the full grid of cue actions; the
+#: others a coarser one (every other speed, the extreme heights).
+_FULL_PLACES = 2
+#: The local optimiser's first steps: aim in units of the player's aim error for the
+#: stroke (at least _MIN_AIM_STEP degrees), speed as a share, side and height in R.
+_POLISH_STEPS = (1.5, 0.12, 0.15, 0.2)
+_MIN_AIM_STEP = 0.01
+#: The refined candidates screened under the probe draws: this many times the finalists.
+_SCREEN = 3
+#: The seed of the probe draws (``Searcher.probes``).
+_PROBE_SEED = 20261205
+#: The second ply's short search from a cluster's position: speeds (m/s), the tip heights,
+#: the leaders kept and the noise draws each is judged by.
+_PLY_SPEEDS = (0.9, 1.7, 3.0)
+_PLY_HEIGHTS = (-0.3, 0.3)
+_PLY_WINDOW = 7
+_PLY_KEEP = 3
+_PLY_SAMPLES = 4
+#: Two samples' rest positions are one cluster when no ball lies further than this (m)
+#: from where it lies in the cluster's first sample.
+_CLUSTER_RADIUS = 0.12
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +141,7 @@ class _Scored:
     strike: Strike
     verdict: Verdict
     tag: int
+    after: GameState | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,28 +198,44 @@ class Searcher:
         self.leave = LeaveModel(strength.noise, strength.continuation, params, table)
         self.pockets = pocket_targets(table)
         self._d_points = d_points(max(2, strength.budget.placements))
+        #: the draws the search values strokes by before its last stage (the screening
+        #: of the refined candidates and the local optimiser): fixed, the same for every
+        #: stroke and every decision (common random numbers; no draw from the player's
+        #: generator, so ``shortlist`` stays free of random draws)
+        self.probes = self._draws(random.Random(_PROBE_SEED), strength.budget.probes)
 
     # --- values ---------------------------------------------------------------------------
 
     def leave_for(self, state: GameState, player: int, *, fresh: bool) -> float:
         """The value of ``state``'s table for ``player`` to play: at the start of a visit
         (``fresh``), or continuing his break (limits and the baulk-line rule apply)."""
-        table = state.table
-        cue_ball = state.match.balls[player]
-        cue = table.get(cue_ball)
-        objects = [
-            (p, b is Ball.RED) for b, p in table.items() if b is not cue_ball and p is not None
-        ]
-        if fresh:
-            return self.leave.value(cue, objects)
-        counters = state.counters
-        value = self.leave.value(
-            cue,
-            objects,
-            hazards=counters.hazards < HAZARD_LIMIT,
-            cannons=counters.cannons < CANNON_LIMIT,
-        )
-        return value * baulk_pending_share(state)
+        cue, objects, hazards, cannons = _leave_inputs(state, player, fresh)
+        value = self.leave.value(cue, objects, hazards=hazards, cannons=cannons)
+        return value if fresh else value * baulk_pending_share(state)
+
+    def leaves_for(self, requests: Sequence[tuple[GameState, int, bool]]) -> list[float]:
+        """:meth:`leave_for` of many ``(state, player, fresh)`` at once (the leave model's
+        batch form, ``LeaveModel.values``): what the search asks of every candidate."""
+        n = len(requests)
+        if n == 0:
+            return []
+        cues = np.full((n, 2), np.nan)
+        objects = np.full((n, 2, 2), np.nan)
+        reds = np.zeros((n, 2), bool)
+        flags = np.ones((n, 2), bool)
+        shares = [1.0] * n
+        for row, (state, player, fresh) in enumerate(requests):
+            cue, balls, hazards, cannons = _leave_inputs(state, player, fresh)
+            if cue is not None:
+                cues[row] = cue
+            for k, (p, red) in enumerate(balls[:2]):
+                objects[row, k] = p
+                reds[row, k] = red
+            flags[row] = (hazards, cannons)
+            if not fresh:
+                shares[row] = baulk_pending_share(state)
+        values = self.leave.values(cues, objects, reds, flags[:, 0], flags[:, 1]).tolist()
+        return [v * share for v, share in zip(values, shares, strict=True)]
 
     def option_values(self, options: dict[rules.Option, Position]) -> dict[rules.Option, float]:
         """The incoming player's value of each foul option's position."""
@@ -288,19 +323,27 @@ class Searcher:
         referee's ``state`` after it: points plus his leave, or minus the opponent's.
         ``opp_from_d`` is the opponent's value of option (2) after a foul (computed when
         not given). Public for the coach (``onered.coach``), which judges strokes itself."""
+        request = _leave_request(s, state, verdict)
+        leave = 0.0 if request is None else self.leave_for(*request[:2], fresh=request[2])
+        if opp_from_d is None and verdict.foul is not None:
+            opp_from_d = self._opp_from_d()
+        return self._value_with(s, state, verdict, leave, opp_from_d or 0.0)
+
+    def _value_with(
+        self, s: int, state: GameState, verdict: Verdict, leave: float, opp_from_d: float
+    ) -> float:
+        """:meth:`stroke_value` given the leave it asks for (:func:`_leave_request`)."""
         if state.winner is not None:
             return (verdict.points + WIN_VALUE) if state.winner == s else -WIN_VALUE
         foul = verdict.foul
         if foul is not None:
-            if opp_from_d is None:
-                opp_from_d = self._opp_from_d()
-            value = -PENALTY - max(self.leave_for(state, 1 - s, fresh=True), opp_from_d)
+            value = -PENALTY - max(leave, opp_from_d)
             if not _FORBIDDEN.isdisjoint(foul.codes):
                 value -= FORBIDDEN_COST
             return value
         if verdict.visit_over:
-            return -self.leave_for(state, 1 - s, fresh=True)
-        value = verdict.points + self.leave_for(state, s, fresh=False)
+            return -leave
+        value = verdict.points + leave
         if verdict.baulk_crossed:
             # the break may now go on past the hundred: worth what a successful stroke is
             value += self.strength.continuation
@@ -312,28 +355,49 @@ class Searcher:
         places: Sequence[Point | None],
         jobs: Sequence[tuple[int, Strike, int]],
         opp_from_d: float,
+        *,
+        keep: bool = False,
     ) -> list[_Scored]:
         """Simulate and judge ``(place index, strike, tag)`` jobs, grouped by place (in
-        one engine call)."""
+        one engine call); with ``keep`` each result holds the referee's state after it
+        with the balls where they came to rest (the next stroke's position)."""
+        out, _ = self._run_shots(ctx, places, jobs, opp_from_d, keep=keep)
+        return out
+
+    def _run_shots(
+        self,
+        ctx: _Context,
+        places: Sequence[Point | None],
+        jobs: Sequence[tuple[int, Strike, int]],
+        opp_from_d: float,
+        *,
+        keep: bool = False,
+    ) -> tuple[list[_Scored], Shots | None]:
+        """:meth:`_run`, and the shots simulated (in the results' order)."""
         by_place: dict[int, list[tuple[Strike, int]]] = {}
         for place, strike, tag in jobs:
             by_place.setdefault(place, []).append((strike, tag))
         if not by_place:
-            return []
+            return [], None
         groups = [(place, [s for s, _ in items]) for place, items in by_place.items()]
         shots, played = self._simulate(ctx, places, groups)
         where = [place for place, items in by_place.items() for _ in items]
         tags = [tag for items in by_place.values() for _, tag in items]
         placed = [places[place] for place in where]
-        state, s, judge, value_of = ctx.state, ctx.s, rules.judge, self.stroke_value
+        state, s, judge = ctx.state, ctx.s, rules.judge
+        judged = [judge(state, stroke) for stroke in self._strokes(ctx, placed, shots)]
+        requests = [_leave_request(s, after, verdict) for after, verdict in judged]
+        asked = [r for r in requests if r is not None]
+        leaves = iter(self.leaves_for(asked))
+        value_with = self._value_with
         out: list[_Scored] = []
-        for place, tag, strike, stroke in zip(
-            where, tags, played, self._strokes(ctx, placed, shots), strict=True
+        for place, tag, strike, (after, verdict), request in zip(
+            where, tags, played, judged, requests, strict=True
         ):
-            after, verdict = judge(state, stroke)
-            value = value_of(s, after, verdict, opp_from_d)
-            out.append(_Scored(value, place, strike, verdict, tag))
-        return out
+            leave = 0.0 if request is None else next(leaves)
+            value = value_with(s, after, verdict, leave, opp_from_d)
+            out.append(_Scored(value, place, strike, verdict, tag, after if keep else None))
+        return out, shots
 
     # --- candidates -----------------------------------------------------------------------
 
@@ -434,22 +498,31 @@ class Searcher:
         return aims
 
     def _scan(self, ctx: _Context, places: Sequence[Point | None]) -> list[tuple[int, Strike, int]]:
+        """Stage 1's jobs: every aim of :meth:`_scan_aims` from each place, at each speed
+        and tip height of the budget, and with each side of the budget (running and
+        check) at the middle height. From hand the best :data:`_FULL_PLACES` places (the
+        leave model's ranking) get the whole grid, the others a coarser one."""
         budget = self.strength.budget
         jobs: list[tuple[int, Strike, int]] = []
         speeds, heights = budget.speeds, budget.heights
-        if ctx.from_hand and len(places) > 2:
-            # many places: a coarser grid of cue actions at each
-            speeds = speeds[1::2] if len(speeds) > 3 else speeds
-            heights = heights if len(heights) <= 2 else (heights[0], heights[-1])
+        sides = [x for side in budget.sides for x in (side, -side)]
         if baulk_pending_share(ctx.state) < 1.0:
             # the crossing is owed: strokes with the pace to bring the cue ball back to baulk
-            speeds = (*speeds, *_CROSSING_SPEEDS)
+            speeds = tuple(sorted({*speeds, *_CROSSING_SPEEDS}))
+        middle = heights[len(heights) // 2]
         for k, placed in enumerate(places):
+            at_speeds, at_heights, at_sides = speeds, heights, sides
+            if ctx.from_hand and k >= _FULL_PLACES:
+                at_speeds = speeds[1::2] if len(speeds) > 3 else speeds
+                at_heights = heights if len(heights) <= 2 else (heights[0], heights[-1])
+                at_sides = []
             cue = placed if placed is not None else ctx.position.balls[ctx.me]
             for aim, tag in self._scan_aims(ctx, cue):
-                for speed in speeds:
-                    for height in heights:
+                for speed in at_speeds:
+                    for height in at_heights:
                         jobs.append((k, Strike(speed, aim, 0.0, height), tag))
+                    for side in at_sides:
+                        jobs.append((k, Strike(speed, aim, side, middle), tag))
         return jobs
 
     # --- the decision ---------------------------------------------------------------------
@@ -480,11 +553,13 @@ class Searcher:
         finalists = self._refine(
             ctx,
             places,
-            self._leaders(scanned),
+            self._leaders(ctx, places, scanned, opp_from_d),
             opp_from_d,
             limit=2 * budget.finalists if planning else None,
         )
         samples = budget.samples * (_LIMIT_SAMPLES if near_limit else 1)
+        if budget.polish:
+            finalists = self._polish(ctx, places, finalists, opp_from_d)
         if near_limit:
             # a safety (no score, no foul) among the finalists: the way out when every
             # scoring stroke risks the 16th hazard or the 76th cannon
@@ -508,24 +583,53 @@ class Searcher:
         (fair strokes from hand first, then by smoothed value), for a caller that weighs
         them itself (the coach, ``onered.coach``). No random draws."""
         ctx, places, opp_from_d, scanned = self._scanned(position)
-        leaders = self._leaders(scanned)
+        leaders = self._leaders(ctx, places, scanned, opp_from_d)
         refined = self._refine(ctx, places, leaders, opp_from_d, limit=len(leaders) * 5)
         return [Choice(places[c.place], c.strike, c.scores, c.value) for c in refined]
 
-    def _leaders(self, scanned: Sequence[_Scored]) -> list[_Scored]:
-        """Stage 1's best candidates, one per placement, target, scoring parts and
-        baulk-line crossing (so that a different kind of stroke is not crowded out)."""
-        best: dict[tuple[int, tuple[ScoreKind, ...], int, bool], _Scored] = {}
+    def _leaders(
+        self,
+        ctx: _Context,
+        places: Sequence[Point | None],
+        scanned: Sequence[_Scored],
+        opp_from_d: float,
+    ) -> list[_Scored]:
+        """Stage 1's best candidates. The best of each kind (placement, target, scoring
+        parts, baulk-line crossing and cue action: pace band, side or none) are ranked by
+        their noiseless value; with probe draws in the budget the best
+        :data:`_SCREEN` times the refinement's size are ranked again by their mean under
+        the probes, as a forced stroke (hard, or with side) promises more without noise
+        than it keeps with it."""
+        best: dict[tuple[int, tuple[ScoreKind, ...], int, bool, int, bool], _Scored] = {}
         for item in _fair_from_hand(scanned):
             verdict = item.verdict
-            key = (item.place, _parts(verdict), item.tag, verdict.baulk_crossed)
+            key = (
+                item.place,
+                _parts(verdict),
+                item.tag,
+                verdict.baulk_crossed,
+                _pace_band(item.strike.speed),
+                item.strike.side != 0.0,
+            )
             if key not in best or item.value > best[key].value:
                 best[key] = item
         ranked = sorted(best.values(), key=lambda x: -x.value)
         size = self.strength.budget.refine
-        # the best stroke at each ball (and each place) first: the scan's values are
-        # noiseless, so a hard pot may outrank a sitter at the other ball, which the
-        # refinement's smoothing and the noise of stage 3 then find to be the surer
+        if self.strength.budget.probes:
+            screened = ranked[: _SCREEN * size]
+            probed = self._probed(ctx, places, [(x.place, x.strike) for x in screened], opp_from_d)
+            ranked = [
+                x
+                for _, _, x in sorted(
+                    (
+                        (-v, n, replace(x, value=v))
+                        for n, (x, v) in enumerate(zip(screened, probed, strict=True))
+                    )
+                )
+            ]
+        # the best stroke at each ball (and each place) first: a hard pot may outrank a
+        # sitter at the other ball, which the refinement's smoothing and the noise of
+        # stage 3 then find to be the surer
         chosen: list[_Scored] = []
         seen: set[tuple[int, int]] = set()
         for item in ranked:
@@ -548,9 +652,6 @@ class Searcher:
         budget's finalists) become the finalists."""
         budget, noise = self.strength.budget, self.strength.noise
         m = budget.fine_aims // 2
-        step = max(noise.aim, 0.01)
-        offsets = [step * (j - m) for j in range(2 * m + 1)]
-        weights = [math.exp(-0.5 * (o / max(noise.aim, 1e-6)) ** 2) for o in offsets]
         variants: list[tuple[int, Strike]] = []
         for item in leaders:
             s = item.strike
@@ -561,20 +662,25 @@ class Searcher:
                 Strike(s.speed, s.aim, s.side, min(0.6, s.height + 0.3)),
             ]
             variants += [(item.place, v) for v in [s, *more[: budget.variants]]]
-        jobs = [
-            (place, Strike(v.speed, v.aim + o, v.side, v.height), n)
-            for n, (place, v) in enumerate(variants)
-            for o in offsets
-        ]
+        # each variant's aims in steps of its own aim error (it grows with pace and side),
+        # smoothed by the same error: the weights are the same in units of the step
+        jobs = []
+        weights: list[list[float]] = []
+        for n, (place, v) in enumerate(variants):
+            sigma = noise.aim_sigma(v)
+            step = max(sigma, 0.01)
+            offsets = [step * (j - m) for j in range(2 * m + 1)]
+            weights.append([math.exp(-0.5 * (o / max(sigma, 1e-6)) ** 2) for o in offsets])
+            jobs += [(place, Strike(v.speed, v.aim + o, v.side, v.height), n) for o in offsets]
         fine = self._run(ctx, places, jobs, opp_from_d)
-        width = len(offsets)
+        width = 2 * m + 1
         refined: list[_Finalist] = []
         for n in range(len(variants)):
             row = fine[n * width : (n + 1) * width]
             smooth = []
             for j in range(width):
                 num = den = 0.0
-                for i, w in enumerate(weights):
+                for i, w in enumerate(weights[n]):
                     jj = j + i - m
                     if 0 <= jj < width:
                         num += w * row[jj].value
@@ -594,9 +700,18 @@ class Searcher:
             )
         # fair strokes first (see _fair_from_hand), then by value
         refined.sort(key=lambda c: (not c.fair_from_hand, -c.value))
+        size = budget.finalists if limit is None else limit
+        if budget.probes:
+            # the smoothing above is over the aim alone: the best few are valued again
+            # under the probe draws of the whole noise (speed, side and height too, which
+            # grow with pace and side), so a forced stroke's noiseless promise does not
+            # crowd a plain one out of the finalists
+            screened = refined[: _SCREEN * size]
+            probed = self._probed(ctx, places, [(c.place, c.strike) for c in screened], opp_from_d)
+            refined = [replace(c, value=v) for c, v in zip(screened, probed, strict=True)]
+            refined.sort(key=lambda c: (not c.fair_from_hand, -c.value))
         # one finalist per kind of stroke (placement and scoring parts) first, so that a
         # surer stroke of another kind is weighed under noise too; then the next best
-        size = budget.finalists if limit is None else limit
         finalists: list[_Finalist] = []
         kinds: set[tuple[int, tuple[ScoreKind, ...]]] = set()
         for first_pass in (True, False):
@@ -614,20 +729,94 @@ class Searcher:
         finalists.sort(key=lambda c: (not c.fair_from_hand, -c.value))
         return finalists
 
+    def _probed(
+        self,
+        ctx: _Context,
+        places: Sequence[Point | None],
+        strokes: Sequence[tuple[int, Strike]],
+        opp_from_d: float,
+    ) -> list[float]:
+        """Each ``(place, strike)``'s mean value over the probe draws (:attr:`probes`)."""
+        probes = self.probes
+        totals = [0.0] * len(strokes)
+        for item in self._run(
+            ctx, places, _noisy(strokes, probes, self.strength.noise), opp_from_d
+        ):
+            totals[item.tag] += item.value
+        return [t / len(probes) for t in totals]
+
     def _draws(self, rng: random.Random, n: int) -> list[Draw]:
-        """``n`` draws of the player's noise: aim, relative speed, side, height and (when
-        its error is not 0) elevation, in :meth:`Noise.apply`'s order."""
+        """``n`` draws of the player's noise (:meth:`Noise.draw`: unit Gaussians, scaled
+        for each stroke by :meth:`Noise.deliver`)."""
         noise = self.strength.noise
-        return [
-            (
-                rng.gauss(0.0, noise.aim),
-                rng.gauss(0.0, noise.speed),
-                rng.gauss(0.0, noise.tip),
-                rng.gauss(0.0, noise.tip),
-                rng.gauss(0.0, noise.elevation) if noise.elevation else 0.0,
-            )
-            for _ in range(n)
-        ]
+        return [noise.draw(rng) for _ in range(n)]
+
+    def _polish(
+        self,
+        ctx: _Context,
+        places: Sequence[Point | None],
+        finalists: Sequence[_Finalist],
+        opp_from_d: float,
+    ) -> list[_Finalist]:
+        """The local optimiser: a pattern search from each finalist over aim, speed, side
+        and height. Each point is valued by its mean over the budget's ``probes`` draws of
+        the player's noise (the same draws for every point: common random numbers), so the
+        search climbs the value smoothed by the noise, not a lucky noiseless stroke. A
+        move is made to the best of the eight neighbours when it is better; otherwise the
+        steps are halved. The polished strokes' parts are those of their noiseless plays;
+        from hand a stroke whose noiseless play is a wrong stroke from hand is not taken."""
+        budget, noise = self.strength.budget, self.strength.noise
+        points = [c.strike for c in finalists]
+        steps = [list(_POLISH_STEPS) for _ in finalists]
+
+        def evaluate(cands: Sequence[tuple[int, Strike]]) -> list[float]:
+            return self._probed(ctx, places, cands, opp_from_d)
+
+        current = (
+            [c.value for c in finalists]
+            if budget.probes
+            else evaluate([(c.place, c.strike) for c in finalists])
+        )
+        for _ in range(budget.polish):
+            cands: list[tuple[int, Strike]] = []
+            for n, c in enumerate(finalists):
+                st, sk = points[n], steps[n]
+                da = max(_MIN_AIM_STEP, sk[0] * noise.aim_sigma(st))
+                for d in (1.0, -1.0):
+                    cands += [
+                        (c.place, replace(st, aim=st.aim + d * da)),
+                        (c.place, clamp_strike(replace(st, speed=st.speed * (1 + d * sk[1])))),
+                        (c.place, clamp_strike(replace(st, side=st.side + d * sk[2]))),
+                        (c.place, clamp_strike(replace(st, height=st.height + d * sk[3]))),
+                    ]
+            values = evaluate(cands)
+            for n in range(len(finalists)):
+                row = values[8 * n : 8 * n + 8]
+                j = max(range(8), key=lambda i: (row[i], -i))
+                if row[j] > current[n] + 1e-9:
+                    points[n], current[n] = cands[8 * n + j][1], row[j]
+                else:
+                    steps[n] = [x / 2 for x in steps[n]]
+        nominal = self._run(
+            ctx, places, [(c.place, points[n], n) for n, c in enumerate(finalists)], opp_from_d
+        )
+        out: list[_Finalist] = []
+        for item in nominal:
+            c = finalists[item.tag]
+            if c.fair_from_hand and _bad_from_hand(item.verdict):
+                out.append(c)
+            else:
+                out.append(
+                    _Finalist(
+                        current[item.tag],
+                        c.place,
+                        item.strike,
+                        _parts(item.verdict),
+                        not _bad_from_hand(item.verdict),
+                    )
+                )
+        out.sort(key=lambda c: (not c.fair_from_hand, -c.value))
+        return out
 
     def _choose(
         self,
@@ -647,10 +836,12 @@ class Searcher:
         crossing strokes its nominal leave offers (:meth:`crossing_value`). With ``guard``
         (near a limit) the choice is the best finalist a wider noise never turns into a
         forbidden stroke (:meth:`_safest`)."""
-        n_samples = self.strength.budget.samples if samples is None else samples
+        budget, noise = self.strength.budget, self.strength.noise
+        n_samples = budget.samples if samples is None else samples
         draws = self._draws(rng, n_samples)
+        lookahead = budget.lookahead
         plans: list[float | None] = [None] * len(finalists)
-        if plan:
+        if plan and not lookahead:
             nominal = self._run(
                 ctx, places, [(c.place, c.strike, n) for n, c in enumerate(finalists)], opp_from_d
             )
@@ -658,20 +849,156 @@ class Searcher:
                 after = self._owed_after(ctx, places, item)
                 if after is not None:
                     plans[item.tag] = self.crossing_value(after, draws[:_PLAN_SAMPLES])
-        jobs = _noisy([(c.place, c.strike) for c in finalists], draws)
-        totals = [0.0] * len(finalists)
-        for item in self._run(ctx, places, jobs, opp_from_d):
-            value = item.value
-            planned = plans[item.tag]
-            verdict = item.verdict
-            if planned is not None and verdict.baulk_required and not verdict.visit_over:
-                value = verdict.points + planned
-            totals[item.tag] += value
-        fair = [i for i, c in enumerate(finalists) if c.fair_from_hand]
-        order = sorted(fair or range(len(finalists)), key=lambda i: (-totals[i], i))
+
+        def totals_of(indices: Sequence[int], batch: Sequence[Draw]) -> list[float]:
+            jobs = _noisy(
+                [(finalists[i].place, finalists[i].strike) for i in indices], batch, noise
+            )
+            items = self._run(ctx, places, jobs, opp_from_d, keep=lookahead > 0)
+            values = [item.value for item in items]
+            if lookahead:
+                values = self._second_ply(ctx.s, items, values, lookahead, batch)
+            sums = [0.0] * len(indices)
+            for item, value in zip(items, values, strict=True):
+                planned = plans[indices[item.tag]]
+                verdict = item.verdict
+                if planned is not None and verdict.baulk_required and not verdict.visit_over:
+                    value = verdict.points + planned
+                sums[item.tag] += value
+            return sums
+
+        every = list(range(len(finalists)))
+        totals = totals_of(every, draws)
+        counts = [n_samples] * len(finalists)
+        fair = [i for i in every if finalists[i].fair_from_hand]
+        order = sorted(fair or every, key=lambda i: (-totals[i], i))
+        if budget.race and len(order) > 1:
+            # a race: the leaders played again under more draws, so that the choice
+            # between close strokes is not the luck of the first draws
+            raced = order[: budget.race]
+            more = self._draws(rng, 2 * n_samples)
+            for i, extra in zip(raced, totals_of(raced, more), strict=True):
+                totals[i] += extra
+                counts[i] += len(more)
+            order = sorted(raced, key=lambda i: (-totals[i] / counts[i], i)) + order[len(raced) :]
         k = self._safest(ctx, places, finalists, order, opp_from_d, rng) if guard else order[0]
         best = finalists[k]
-        return Choice(places[best.place], best.strike, best.scores, totals[k] / n_samples)
+        return Choice(places[best.place], best.strike, best.scores, totals[k] / counts[k])
+
+    def _second_ply(
+        self,
+        s: int,
+        items: Sequence[_Scored],
+        values: Sequence[float],
+        clusters: int,
+        draws: Sequence[Draw],
+    ) -> list[float]:
+        """The second ply: each finalist's samples whose visit goes on are clustered by
+        where the balls came to rest (a cluster: every ball within
+        :data:`_CLUSTER_RADIUS` of where it lies in the cluster's first sample); the
+        ``clusters`` largest of each finalist are valued by a short search of the next
+        stroke from their first sample's position (:meth:`next_value`), which replaces the
+        leave model's value in every sample of the cluster. The others keep the leave
+        model's (as CueCard valued a shot's outcomes, Archibald et al. 2009)."""
+        out = list(values)
+        groups: dict[int, list[tuple[GameState, list[int]]]] = {}
+        for n, item in enumerate(items):
+            after, verdict = item.after, item.verdict
+            if (
+                after is None
+                or verdict.foul is not None
+                or verdict.visit_over
+                or after.winner is not None
+            ):
+                continue
+            balls = after.table
+            if any(p is None for p in balls.values()):
+                continue
+            mine = groups.setdefault(item.tag, [])
+            for first, members in mine:
+                ref = first.table
+                if ref.keys() == balls.keys() and all(
+                    math.dist(p, ref[b]) <= _CLUSTER_RADIUS  # type: ignore[arg-type]
+                    for b, p in balls.items()
+                ):
+                    members.append(n)
+                    break
+            else:
+                mine.append((after, [n]))
+        for mine in groups.values():
+            mine.sort(key=lambda g: -len(g[1]))
+            for first, members in mine[:clusters]:
+                position = Position(
+                    balls={b: p for b, p in first.table.items() if p is not None}, state=first
+                )
+                ahead = self.next_value(position, draws[:_PLY_SAMPLES])
+                for n in members:
+                    after = items[n].after
+                    if after is not None:
+                        out[n] = values[n] - self.leave_for(after, s, fresh=False) + ahead
+        return out
+
+    def next_value(self, position: Position, draws: Sequence[Draw]) -> float:
+        """The value to the player to play of ``position`` in the middle of his visit, by a
+        short search: direct strokes at each ball (a few aims across it and its pots) at a
+        few speeds and heights — with the pace to come back to baulk while the crossing is
+        owed — the best few judged under his noise (``draws``), the best mean kept."""
+        ctx = _Context(position)
+        opp_from_d = self._opp_from_d()
+        places: list[Point | None] = [None]
+        if ctx.from_hand:
+            places = list[Point | None](self._placements(ctx)[:_PLAN_PLACES])
+            if not places:
+                return self.leave_for(position.state, ctx.s, fresh=False)
+        speeds: tuple[float, ...] = _PLY_SPEEDS
+        if baulk_pending_share(ctx.state) < 1.0:
+            speeds = (*speeds, *_CROSSING_SPEEDS)
+        jobs: list[tuple[int, Strike, int]] = []
+        for k, placed in enumerate(places):
+            cue = placed if placed is not None else ctx.position.balls[ctx.me]
+            for aim, tag in self._ply_aims(ctx, cue):
+                for speed in speeds:
+                    for height in _PLY_HEIGHTS:
+                        jobs.append((k, Strike(speed, aim, 0.0, height), tag))
+        scanned = sorted(self._run(ctx, places, jobs, opp_from_d), key=lambda x: -x.value)
+        top: list[_Scored] = []
+        for item in _fair_from_hand(scanned):
+            if all(item.tag != t.tag or item.verdict.scored != t.verdict.scored for t in top):
+                top.append(item)
+            if len(top) >= _PLY_KEEP:
+                break
+        if not top:
+            return self.leave_for(position.state, ctx.s, fresh=False)
+        noise = self.strength.noise
+        totals = [0.0] * len(top)
+        jobs = _noisy([(t.place, t.strike) for t in top], draws, noise)
+        for item in self._run(ctx, places, jobs, opp_from_d):
+            totals[item.tag] += item.value
+        return max(totals) / len(draws)
+
+    def _ply_aims(self, ctx: _Context, cue: Point) -> list[tuple[float, int]]:
+        """The second ply's aims from ``cue``: :data:`_PLY_WINDOW` across each object ball
+        and the ghost-ball aim of each pot (tagged by the ball's index)."""
+        aims: list[tuple[float, int]] = []
+        r2 = 2 * BALL_RADIUS
+        for k, (_, obj) in enumerate(ctx.objects):
+            dx, dy = obj[0] - cue[0], obj[1] - cue[1]
+            d = math.hypot(dx, dy)
+            if (ctx.from_hand and in_baulk(obj)) or d <= r2 + 1e-6:
+                continue
+            base = angle_of(dx, dy)
+            n = _PLY_WINDOW
+            for j in range(n):
+                off = (2 * j / (n - 1) - 1) * 0.97 * r2
+                aims.append((math.degrees(base + math.asin(off / d)), k))
+            for pocket in self.pockets:
+                g = ghost(obj, pocket.aim)
+                gx, gy = g[0] - cue[0], g[1] - cue[1]
+                ux, uy = pocket.aim[0] - obj[0], pocket.aim[1] - obj[1]
+                dg, du = math.hypot(gx, gy), math.hypot(ux, uy)
+                if dg > 1e-6 and du > 1e-6 and (gx * ux + gy * uy) / (dg * du) >= 0.2:
+                    aims.append((math.degrees(angle_of(gx, gy)), k))
+        return aims
 
     def _safest(
         self,
@@ -695,7 +1022,8 @@ class Searcher:
             )
             for a, v, s, h, e in self._draws(rng, _GUARD_SAMPLES)
         ]
-        jobs = _noisy([(finalists[i].place, finalists[i].strike) for i in order], wide)
+        noise = self.strength.noise
+        jobs = _noisy([(finalists[i].place, finalists[i].strike) for i in order], wide, noise)
         bad = [0] * len(order)
         for item in self._run(ctx, places, jobs, opp_from_d):
             bad[item.tag] += _forbidden(item.verdict)
@@ -760,7 +1088,9 @@ class Searcher:
         )[:_PLAN_KEEP]
         if not crossing:
             return fallback
-        noisy_jobs = _noisy([(item.place, item.strike) for item in crossing], draws)
+        noisy_jobs = _noisy(
+            [(item.place, item.strike) for item in crossing], draws, self.strength.noise
+        )
         totals = [0.0] * len(crossing)
         for item in self._run(ctx, places, noisy_jobs, opp_from_d):
             totals[item.tag] += item.value
@@ -768,18 +1098,50 @@ class Searcher:
 
 
 def _noisy(
-    strokes: Sequence[tuple[int, Strike]], draws: Sequence[Draw]
+    strokes: Sequence[tuple[int, Strike]], draws: Sequence[Draw], noise: Noise
 ) -> list[tuple[int, Strike, int]]:
-    """Jobs for ``_run``: each ``(place, strike)`` under each draw, tagged by its index (an
-    elevation below the position's least is raised to it when simulated)."""
-    jobs = []
-    for n, (place, s) in enumerate(strokes):
-        for da, dv, ds, dh, de in draws:
-            noisy = Strike(
-                s.speed * (1 + dv), s.aim + da, s.side + ds, s.height + dh, s.elevation + de
-            )
-            jobs.append((place, clamp_strike(noisy), n))
-    return jobs
+    """Jobs for ``_run``: each ``(place, strike)`` under each draw of ``noise``
+    (:meth:`Noise.deliver`), tagged by its index (an elevation below the position's least
+    is raised to it when simulated)."""
+    deliver = noise.deliver
+    return [(place, deliver(s, draw), n) for n, (place, s) in enumerate(strokes) for draw in draws]
+
+
+def _leave_inputs(
+    state: GameState, player: int, fresh: bool
+) -> tuple[Point | None, list[tuple[Point, bool]], bool, bool]:
+    """What the leave model is asked for ``player`` on ``state``'s table: his ball (``None``
+    in hand), the object balls ``(centre, is_red)`` in the table's order, and whether
+    hazards and cannons may score (a fresh visit: both; a break: by the limits)."""
+    table = state.table
+    cue_ball = state.match.balls[player]
+    objects = [(p, b is Ball.RED) for b, p in table.items() if b is not cue_ball and p is not None]
+    if fresh:
+        return table.get(cue_ball), objects, True, True
+    counters = state.counters
+    return (
+        table.get(cue_ball),
+        objects,
+        counters.hazards < HAZARD_LIMIT,
+        counters.cannons < CANNON_LIMIT,
+    )
+
+
+def _leave_request(
+    s: int, state: GameState, verdict: Verdict
+) -> tuple[GameState, int, bool] | None:
+    """The leave a stroke of player ``s``'s value needs (``None``: the game is over): the
+    opponent's fresh visit after a foul or a visit's end, else the striker's break."""
+    if state.winner is not None:
+        return None
+    if verdict.foul is not None or verdict.visit_over:
+        return (state, 1 - s, True)
+    return (state, s, False)
+
+
+def _pace_band(speed: float) -> int:
+    """A stroke's pace band: 0 soft (to 1.5 m/s), 1 medium (to 3 m/s), 2 hard."""
+    return 0 if speed <= 1.5 else 1 if speed <= 3.0 else 2
 
 
 def _parts(verdict: Verdict) -> tuple[ScoreKind, ...]:

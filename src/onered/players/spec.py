@@ -26,6 +26,8 @@ PLAYER_PARAMS: tuple[str, ...] = (
     "noise.speed",
     "noise.tip",
     "noise.elevation",
+    "noise.pace",
+    "noise.side",
     "continuation",
 )
 #: The range a ``continuation`` override must lie in (points).

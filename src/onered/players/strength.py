@@ -30,40 +30,109 @@ from onered.physics.cue import (
     MAX_TIP_OFFSET,
     MIN_ELEVATION,
     MIN_SPEED,
+    squirt_angle,
 )
+from onered.physics.params import Params
 from onered.physics.types import Strike
+
+#: The cue whose squirt a player allows for: the engine's default (a player's feel for his
+#: own cue, not a table's parameter).
+_SQUIRT_PARAMS = Params()
+
+
+#: The pace at which a level's ``aim`` and ``tip`` errors are its stated ones (m/s of the
+#: cue ball's launch): a medium-paced stroke, the commonest in the game.
+REFERENCE_PACE = 1.5
+#: Draws of one stroke's noise, as unit Gaussians (aim, speed, side, height, elevation),
+#: scaled by :meth:`Noise.deliver` for the stroke meant. Drawn apart from the stroke, so a
+#: search can judge many strokes under the same draws (common random numbers).
+Draw = tuple[float, float, float, float, float]
 
 
 @dataclass(frozen=True, slots=True)
 class Noise:
     """Standard deviations of the execution errors: ``aim`` in degrees, ``speed`` relative
     (0.05 = 5 %), ``tip`` in units of the ball radius (for side and height alike),
-    ``elevation`` in degrees (0: the cue's elevation is delivered as meant)."""
+    ``elevation`` in degrees (0: the cue's elevation is delivered as meant) — the ``aim``
+    and ``tip`` errors at :data:`REFERENCE_PACE`.
+
+    Power and side cost what they cost (``docs/players.md``, *Execution noise*):
+
+    - ``pace``: the aim and tip errors grow linearly with the launch speed, by this share
+      of their reference value per m/s (Schmidt et al. 1979: the spread of a rapid aimed
+      movement grows linearly with its velocity; the speed's error, already relative,
+      stays so: the force's spread grows with the force);
+    - ``side``: the share of the squirt angle of the side used
+      (``onered.physics.cue.squirt_angle``) that the player leaves uncompensated, as an
+      extra aim error: side must be allowed for, and is allowed for imperfectly (Pan,
+      Komar & Kong 2021-22: spin strokes have the larger errors, the more so the weaker
+      the player).
+    """
 
     aim: float
     speed: float
     tip: float
     elevation: float = 0.0
+    pace: float = 0.0
+    side: float = 0.0
 
     def __post_init__(self) -> None:
-        for name in ("aim", "speed", "tip", "elevation"):
+        for name in ("aim", "speed", "tip", "elevation", "side"):
             value = getattr(self, name)
             if not 0 <= value < 10:
                 raise ValueError(f"noise.{name}: expected a value in [0, 10), got {value!r}")
+        if not 0 <= self.pace <= 1 / REFERENCE_PACE:
+            raise ValueError(
+                f"noise.pace: expected a value in [0, {1 / REFERENCE_PACE:.3f}] (the errors "
+                f"of a stroke at rest may not be below 0), got {self.pace!r}"
+            )
+
+    def growth(self, speed: float) -> float:
+        """How many times its reference value the aim and tip errors are at ``speed``."""
+        return 1.0 + self.pace * (speed - REFERENCE_PACE)
+
+    def aim_sigma(self, strike: Strike) -> float:
+        """The aim's error (degrees) for the stroke meant: the pace's share and the side's
+        uncompensated squirt, independent errors added in quadrature."""
+        pace = self.aim * self.growth(strike.speed)
+        if not self.side or not strike.side:
+            return pace
+        squirt = math.degrees(abs(squirt_angle(strike.side, _SQUIRT_PARAMS)))
+        return math.hypot(pace, self.side * squirt)
+
+    def draw(self, rng: random.Random) -> Draw:
+        """One stroke's draws, in a fixed order (aim, speed, side, height, then the
+        elevation only when its error is not 0: a noise without it draws as before)."""
+        gauss = rng.gauss
+        return (
+            gauss(0.0, 1.0),
+            gauss(0.0, 1.0),
+            gauss(0.0, 1.0),
+            gauss(0.0, 1.0),
+            gauss(0.0, 1.0) if self.elevation else 0.0,
+        )
+
+    def deliver(self, strike: Strike, draw: Draw) -> Strike:
+        """The strike delivered when the player means ``strike`` and his draws are
+        ``draw``: each error scaled for this stroke (:meth:`aim_sigma`, the tip's by
+        :meth:`growth`), then the strike kept within the limits of a cue action. The least
+        elevation the position allows is the caller's (``Clearance.lift``)."""
+        da, dv, ds, dh, de = draw
+        tip = self.tip * self.growth(strike.speed)
+        return clamp_strike(
+            Strike(
+                strike.speed * (1.0 + self.speed * dv),
+                strike.aim + self.aim_sigma(strike) * da,
+                strike.side + tip * ds,
+                strike.height + tip * dh,
+                strike.elevation + self.elevation * de,
+            )
+        )
 
     def apply(self, strike: Strike, rng: random.Random) -> Strike:
-        """The strike actually delivered when the player means ``strike``: each part drawn
-        from its Gaussian (in a fixed order: aim, speed, side, height, then the elevation
-        when its error is not 0), then kept within the limits of a cue action. The least
-        elevation the position allows is the caller's (``Clearance.lift``)."""
-        aim = strike.aim + rng.gauss(0.0, self.aim)
-        speed = strike.speed * (1.0 + rng.gauss(0.0, self.speed))
-        side = strike.side + rng.gauss(0.0, self.tip)
-        height = strike.height + rng.gauss(0.0, self.tip)
-        elevation = strike.elevation
-        if self.elevation:
-            elevation += rng.gauss(0.0, self.elevation)
-        return clamp_strike(Strike(speed, aim, side, height, elevation))
+        """The strike actually delivered when the player means ``strike``, its draws from
+        ``rng`` (:meth:`draw`, :meth:`deliver`)."""
+        return self.deliver(strike, self.draw(rng))
 
 
 def clamp_strike(strike: Strike) -> Strike:
@@ -100,6 +169,16 @@ class Budget:
       the candidate's, and ``variants`` changes of speed and spin each.
     - ``finalists``: the refined candidates evaluated under noise, ``samples`` simulations
       each (the same noise draws for every finalist).
+    - ``sides``: side (fractions of R) tried in the scan besides none, each as running
+      and as check side (both signs), at the middle tip height.
+    - ``polish``: rounds of the local optimiser over aim, speed, side and height around
+      each finalist, every point valued by its mean over ``probes`` noise draws (0: none).
+    - ``race``: the best this many finalists after their ``samples`` are played again
+      under twice as many draws before the choice (0: no race).
+    - ``lookahead``: the second ply — the samples of each finalist whose visit goes on are
+      clustered by where the balls came to rest, and up to this many clusters are valued
+      by a short search of the next stroke from their typical position, instead of by the
+      leave model (0: the leave model alone).
     """
 
     placements: int
@@ -112,6 +191,11 @@ class Budget:
     variants: int
     finalists: int
     samples: int
+    sides: tuple[float, ...] = ()
+    polish: int = 0
+    probes: int = 8
+    lookahead: int = 0
+    race: int = 0
 
 
 class Level(Enum):
@@ -155,6 +239,12 @@ def _budget(
     heights: tuple[float, ...],
     cushion_aims: int,
     stages: tuple[int, int, int, int, int],
+    *,
+    sides: tuple[float, ...] = (),
+    polish: int = 0,
+    probes: int = 8,
+    lookahead: int = 0,
+    race: int = 0,
 ) -> Budget:
     refine, fine_aims, variants, finalists, samples = stages
     return Budget(
@@ -168,9 +258,19 @@ def _budget(
         variants,
         finalists,
         samples,
+        sides,
+        polish,
+        probes,
+        lookahead,
+        race,
     )
 
 
+#: Every level's growth of the aim and tip errors with pace (per m/s; ``Noise.pace``): the
+#: errors of a dead-weight stroke are 0.4 of those at the reference pace, of a 6 m/s power
+#: stroke 2.8 times (Schmidt et al. 1979's linear law, its slope our assumption; the same
+#: for every level, as the law holds for skilled and unskilled movers alike).
+PACE = 0.4
 #: Every level's strength. The ``measured`` figures are those of the benchmark in
 #: ``docs/players.md``: ``bench_strength.py games`` to 100 against the levels next to it,
 #: 40 games a pair, seed 1, on the real table (ENGINE_VERSION 3; the top break is bounded
@@ -181,35 +281,35 @@ def _budget(
 LEVELS: dict[Level, Strength] = {
     Level.NOVICE: Strength(
         name=Level.NOVICE.value,
-        noise=Noise(aim=0.6, speed=0.12, tip=0.1, elevation=3.0),
+        noise=Noise(aim=0.6, speed=0.12, tip=0.1, elevation=3.0, pace=PACE, side=0.10),
         budget=_budget(2, 7, (1.0, 2.0), (0.0,), 0, (3, 3, 0, 2, 4)),
         continuation=0.5,
         measured=Measured(0.39, 2.91, 11, 10.275),
     ),
     Level.BEGINNER: Strength(
         name=Level.BEGINNER.value,
-        noise=Noise(aim=0.25, speed=0.08, tip=0.05, elevation=2.0),
+        noise=Noise(aim=0.25, speed=0.08, tip=0.05, elevation=2.0, pace=PACE, side=0.06),
         budget=_budget(3, 9, (0.9, 1.6, 2.8), (0.0,), 0, (4, 5, 0, 3, 6)),
         continuation=1.0,
         measured=Measured(0.89, 3.40, 21, 2.275),
     ),
     Level.AMATEUR: Strength(
         name=Level.AMATEUR.value,
-        noise=Noise(aim=0.08, speed=0.04, tip=0.02, elevation=1.2),
+        noise=Noise(aim=0.08, speed=0.04, tip=0.02, elevation=1.2, pace=PACE, side=0.035),
         budget=_budget(5, 13, (0.7, 1.2, 1.9, 3.0), (-0.4, 0.0, 0.4), 3, (8, 7, 2, 5, 12)),
         continuation=3.0,
         measured=Measured(5.18, 8.40, 44, 0.212),
     ),
     Level.CLUB: Strength(
         name=Level.CLUB.value,
-        noise=Noise(aim=0.045, speed=0.025, tip=0.012, elevation=0.8),
+        noise=Noise(aim=0.045, speed=0.025, tip=0.012, elevation=0.8, pace=PACE, side=0.02),
         budget=_budget(6, 15, (0.6, 0.95, 1.4, 2.1, 3.2), (-0.45, 0.0, 0.45), 4, (10, 9, 3, 6, 16)),
         continuation=5.0,
         measured=Measured(9.96, 14.20, 64, 0.05),
     ),
     Level.PRO: Strength(
         name=Level.PRO.value,
-        noise=Noise(aim=0.025, speed=0.015, tip=0.006, elevation=0.5),
+        noise=Noise(aim=0.025, speed=0.015, tip=0.006, elevation=0.5, pace=PACE, side=0.014),
         budget=_budget(
             6, 15, (0.55, 0.85, 1.25, 1.8, 2.6, 3.8), (-0.5, 0.0, 0.45), 5, (12, 9, 4, 6, 20)
         ),
@@ -218,7 +318,7 @@ LEVELS: dict[Level, Strength] = {
     ),
     Level.MASTER: Strength(
         name=Level.MASTER.value,
-        noise=Noise(aim=0.012, speed=0.008, tip=0.003, elevation=0.3),
+        noise=Noise(aim=0.012, speed=0.008, tip=0.003, elevation=0.3, pace=PACE, side=0.01),
         budget=_budget(
             6, 15, (0.55, 0.85, 1.25, 1.8, 2.6, 3.8), (-0.5, 0.0, 0.45), 5, (14, 9, 4, 7, 24)
         ),
