@@ -21,7 +21,7 @@ from onered.physics.params import Params
 from onered.players.geometry import pocket_targets
 from onered.players.leave import LeaveModel
 from onered.players.strength import LEVELS, Level
-from onered.table import BALL_RADIUS, BAULK_Y, LENGTH, WIDTH, Point, Spot
+from onered.table import BALL_RADIUS, BAULK_Y, EPS, LENGTH, WIDTH, Point, Spot
 
 Ball = tuple[Point, bool]
 Row = tuple[Point | None, list[Ball], bool, bool]
@@ -54,10 +54,14 @@ _cushion = st.one_of(
     st.builds(lambda s, v: _on_table(s * WIDTH, v * LENGTH), st.sampled_from([0.0, 1.0]), _coord),
     st.builds(lambda u, s: _on_table(u * WIDTH, s * LENGTH), _coord, st.sampled_from([0.0, 1.0])),
 )
-#: in baulk, or on the baulk line
+#: in baulk, on the baulk line or a hair from it (the line counts as baulk, within EPS)
 _baulk = st.one_of(
     st.builds(lambda u, v: _on_table(u * WIDTH, v * BAULK_Y), _coord, _coord),
-    st.builds(lambda u: _on_table(u * WIDTH, BAULK_Y), _coord),
+    st.builds(
+        lambda u, e: _on_table(u * WIDTH, BAULK_Y + e),
+        _coord,
+        st.sampled_from([-EPS, 0.0, EPS / 2, EPS, 2 * EPS, 0.01, 0.03]),
+    ),
 )
 #: the spots
 _spot = st.sampled_from([s.point for s in Spot])

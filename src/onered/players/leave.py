@@ -50,7 +50,7 @@ from onered.players.geometry import (
     ghost as _ghost,
 )
 from onered.players.strength import Noise
-from onered.table import BALL_RADIUS, Point, in_baulk
+from onered.table import BALL_RADIUS, BAULK_Y, EPS, Point, in_baulk
 
 _R2 = 2 * BALL_RADIUS
 _REACH2 = (2 * BALL_RADIUS) ** 2
@@ -205,6 +205,9 @@ class LeaveModel:
         # the from-hand grid depends on nothing but these, so players of the same level on
         # the same table share it (a memo of a pure function)
         self._hand = _hand_grid((self.sigma_aim, self.sigma_throw, self.sigma_curve), table)
+        #: the same cells as an array for :meth:`values` (NaN: not computed yet), grown as
+        #: needed
+        self._hand_array: Floats = np.full((0, 0, 2), np.nan)
 
     # --- the error models (one place: the scalar and the batch paths both call them) ------
 
@@ -491,22 +494,82 @@ class LeaveModel:
         if off.any():
             obj_a = np.where(off[:, :, None], np.nan, obj_a)
         out = np.zeros(n)
-        hand = np.isnan(cue_a).any(axis=1)
-        for row in np.flatnonzero(hand).tolist():
-            balls = [
-                ((float(x), float(y)), bool(red))
-                for (x, y), red in zip(obj_a[row].tolist(), red_a[row].tolist(), strict=True)
-                if not (math.isnan(x) or math.isnan(y))
-            ]
-            out[row] = self.value(None, balls, hazards=bool(haz_a[row]), cannons=bool(can_a[row]))
-        table = np.flatnonzero(~hand)
+        hand = np.asarray(np.isnan(cue_a).any(axis=1))
         with np.errstate(all="ignore"):  # NaN balls and degenerate strokes are masked
-            for start in range(0, table.size, _BLOCK):
-                rows = table[start : start + _BLOCK]
-                out[rows] = self._table_values(
-                    cue_a[rows], obj_a[rows], red_a[rows], haz_a[rows], can_a[rows]
-                )
+            for part, method in ((~hand, self._table_values), (hand, self._hand_values)):
+                at = np.flatnonzero(part)
+                for start in range(0, at.size, _BLOCK):
+                    rows = at[start : start + _BLOCK]
+                    out[rows] = method(
+                        cue_a[rows], obj_a[rows], red_a[rows], haz_a[rows], can_a[rows]
+                    )
         return out
+
+    def _hand_values(
+        self,
+        cue: Floats,
+        obj: Floats,
+        red: npt.NDArray[np.bool_],
+        hazards: npt.NDArray[np.bool_],
+        cannons: npt.NDArray[np.bool_],
+    ) -> Floats:
+        """:meth:`values` of rows with the cue ball in hand (``cue`` unused), the same
+        steps as :meth:`value`'s: each ball out of baulk by :meth:`hand_hazards` (the cached
+        grid, as an array), the cannons from the first three places of the D."""
+        n, kk = obj.shape[0], obj.shape[1]
+        bx, by = obj[:, :, 0], obj[:, :, 1]  # (n, k)
+        live = np.asarray(by > BAULK_Y + EPS)  # not in baulk (a NaN ball is not live)
+        pot, inoff = self._hand_grid_at(np.where(live, bx, 0.0), np.where(live, by, 0.0))
+        keep = live & hazards[:, None]
+        pot_values = np.where(keep, pot * self._weights(red, self._pot_weight), 0.0)
+        in_values = np.where(keep, inoff * self._weights(red, self._inoff_weight), 0.0)
+        options = [pot_values, in_values]
+        if kk >= 2:
+            two = (~np.isnan(bx)).sum(axis=1) == 2
+            # the other of exactly two balls: the first ball on the table that is not it
+            first = np.argmax(~np.isnan(bx), axis=1)
+            last = kk - 1 - np.argmax(~np.isnan(bx[:, ::-1]), axis=1)
+            rows = np.arange(n)[:, None]
+            other = np.where(np.arange(kk) == first[:, None], last[:, None], first[:, None])
+            sx, sy = bx[rows, other], by[rows, other]
+            best = np.zeros((n, kk))
+            for px, py in self._hand_points[:3]:
+                place = np.broadcast_to(np.array([px, py]), (n, 2))
+                best = np.maximum(best, self._cannons(place, bx, by, sx, sy))
+            on = live & (two & cannons)[:, None]
+            options.append(np.where(on, best * self._cannon_weight, 0.0))
+        every = np.concatenate([*options, np.zeros((n, 2))], axis=1)
+        every.sort(axis=1)
+        return _position_value(every[:, -1], every[:, -2])
+
+    def _hand_grid_at(self, x: Floats, y: Floats) -> tuple[Floats, Floats]:
+        """:meth:`hand_hazards` at each ``(x, y)`` (none in baulk): the cached grid's cells
+        as an array, the ones still missing computed (and cached) first."""
+        fx, fy = x / _CELL, y / _CELL
+        i, j = np.trunc(fx), np.trunc(fy)
+        tx, ty = fx - i, fy - j
+        ii, jj = i.astype(np.intp), j.astype(np.intp)
+        grid = self._hand_array
+        need = (
+            max(int(ii.max(initial=0)) + 2, grid.shape[0]),
+            max(int(jj.max(initial=0)) + 2, grid.shape[1]),
+        )
+        if need != grid.shape[:2]:
+            grown = np.full((*need, 2), np.nan)
+            grown[: grid.shape[0], : grid.shape[1]] = grid
+            grid = self._hand_array = grown
+        corners = [(ii, jj), (ii + 1, jj), (ii, jj + 1), (ii + 1, jj + 1)]
+        for ci, cj in corners:
+            missing = np.isnan(grid[ci, cj, 0])
+            if missing.any():
+                for key in set(zip(ci[missing].tolist(), cj[missing].tolist(), strict=True)):
+                    grid[key] = self._hand_cell(*key)
+        a, b, c, d = (grid[ci, cj] for ci, cj in corners)
+        w00, w10, w01, w11 = (1 - tx) * (1 - ty), tx * (1 - ty), (1 - tx) * ty, tx * ty
+        return (
+            a[..., 0] * w00 + b[..., 0] * w10 + c[..., 0] * w01 + d[..., 0] * w11,
+            a[..., 1] * w00 + b[..., 1] * w10 + c[..., 1] * w01 + d[..., 1] * w11,
+        )
 
     def _table_values(
         self,
