@@ -24,6 +24,19 @@ The chances come from the tolerance of each stroke:
 From hand the best place in the D is found along the lines that give each stroke its
 natural angle (a straight or slightly cut pot, a 22–50 degree in-off), and the result for
 one object ball is cached on a 2.5 cm grid (interpolated), as it is asked very often.
+
+Two forms, one model. :meth:`LeaveModel.value` values one position in plain Python (about
+12 µs: the coach, the placement from hand, a foul's options); :meth:`LeaveModel.values`
+values many at once in NumPy (the search: about 2,000 leaves a decision, 10x faster a row,
+``benchmarks/bench_leave.py``). The scalar form is not a one-row call of the batch, which
+costs some 40 times more for one row (NumPy's overhead per operation); instead what makes
+the model is written once and called by both: the error models (``_pot_spread``,
+``_deflect_spread``), the options' weights, the least chance counted (``_LEAST``), the value
+of the best two options (``_position_value``), the sensitivity table and the from-hand
+grid's cells. The geometry is the same steps in the same order in both (the batch's comments
+name the scalar step each follows); they agree within 2e-12 (the batch's ``sqrt`` for
+``math.hypot`` and an interpolated ``erf``, NumPy having none), which
+``tests/players/test_players_leave_batch.py`` holds for generated positions.
 """
 
 from __future__ import annotations
@@ -532,15 +545,13 @@ class LeaveModel:
             rows = np.arange(n)[:, None]
             other = np.where(np.arange(kk) == first[:, None], last[:, None], first[:, None])
             sx, sy = bx[rows, other], by[rows, other]
-            best = np.zeros((n, kk))
-            for px, py in self._hand_points[:3]:
-                place = np.broadcast_to(np.array([px, py]), (n, 2))
-                best = np.maximum(best, self._cannons(place, bx, by, sx, sy))
+            # the best of the three places, all in one call (place-major rows)
+            places = np.repeat(np.array(self._hand_points[:3]), n, axis=0)
+            tiled = [np.tile(a, (3, 1)) for a in (bx, by, sx, sy)]
+            best = self._cannons(places, *tiled).reshape(3, n, kk).max(axis=0)
             on = live & (two & cannons)[:, None]
             options.append(np.where(on, best * self._cannon_weight, 0.0))
-        every = np.concatenate([*options, np.zeros((n, 2))], axis=1)
-        every.sort(axis=1)
-        return _position_value(every[:, -1], every[:, -2])
+        return _best_two(np.concatenate([*options, np.zeros((n, 2))], axis=1))
 
     def _hand_grid_at(self, x: Floats, y: Floats) -> tuple[Floats, Floats]:
         """:meth:`hand_hazards` at each ``(x, y)`` (none in baulk): the cached grid's cells
@@ -624,7 +635,7 @@ class LeaveModel:
         # the clear paths past every other ball (the next ones in turn; order is no matter)
         j = at - ball * nj
         pxj, pyj = px[j], py[j]
-        g = _R2 / np.where(d2 == 0, 1.0, d2)  # geometry.ghost of the ball and the pocket
+        g = _R2 / d2  # geometry.ghost of the ball and the pocket (d2 >= 1e-9 here)
         gx, gy = x0[cut] - ox[cut] * g[cut], y0[cut] - oy[cut] * g[cut]
         cxc, cyc = cx[cut], cy[cut]
         to_pocket = np.ones(at.size, dtype=np.bool_)
@@ -660,8 +671,7 @@ class LeaveModel:
         slot = row * width + (at - row * (kk * nj))
         flat[slot] = in_values
         flat[slot[cut] + kk * nj] = pot_values
-        options.sort(axis=1)
-        return _position_value(options[:, -1], options[:, -2])
+        return _best_two(options)
 
     @staticmethod
     def _weights(reds: npt.NDArray[np.bool_], weight: dict[bool, float]) -> Floats:
@@ -704,14 +714,25 @@ def _norm(x: Floats, y: Floats) -> Floats:
     return out
 
 
+def _best_two(options: Floats) -> Floats:
+    """:func:`_position_value` of each row's two largest ``options`` (``(n, >= 2)``, all
+    ``>= 0``; a row's missing options are zeros). Overwrites ``options``."""
+    rows = np.arange(options.shape[0])
+    at = options.argmax(axis=1)
+    best = options[rows, at]
+    options[rows, at] = -1.0
+    return _position_value(best, options.max(axis=1))
+
+
 def _clear_many(
     ax: Floats, ay: Floats, bx: Floats, by: Floats, qx: Floats, qy: Floats
 ) -> npt.NDArray[np.bool_]:
     """:func:`~onered.players.geometry.clear` elementwise: each segment ``a``-``b`` past
-    the ball at ``q`` (broadcast; a NaN ball blocks nothing)."""
+    the ball at ``q`` (broadcast; a NaN ball blocks nothing). A segment of no length reads
+    clear here, not as ``clear`` has it: every caller's such strokes are masked already
+    (``d_in``, ``d1`` and ``d2`` are at least 1e-9 where the answer is used)."""
     abx, aby = bx - ax, by - ay
-    denom = abx * abx + aby * aby
     apx, apy = qx - ax, qy - ay
-    t = np.clip(np.where(denom == 0, 0.0, (apx * abx + apy * aby) / denom), 0.0, 1.0)
+    t = np.clip((apx * abx + apy * aby) / (abx * abx + aby * aby), 0.0, 1.0)
     dx, dy = apx - t * abx, apy - t * aby
     return np.asarray(~(dx * dx + dy * dy < _REACH2), dtype=np.bool_)
