@@ -26,10 +26,10 @@ natural angle (a straight or slightly cut pot, a 22–50 degree in-off), and the
 one object ball is cached on a 2.5 cm grid (interpolated), as it is asked very often.
 
 Two forms, one model. :meth:`LeaveModel.value` values one position in plain Python (about
-12 µs: the coach, the placement from hand, a foul's options); :meth:`LeaveModel.values`
+13 µs: the coach, the placement from hand, a foul's options); :meth:`LeaveModel.values`
 values many at once in NumPy (the search: about 2,000 leaves a decision, 10x faster a row,
 ``benchmarks/bench_leave.py``). The scalar form is not a one-row call of the batch, which
-costs some 40 times more for one row (NumPy's overhead per operation); instead what makes
+costs some 15 times more for one row (NumPy's overhead per operation); instead what makes
 the model is written once and called by both: the error models (``_pot_spread``,
 ``_deflect_spread``), the options' weights, the least chance counted (``_LEAST``), the value
 of the best two options (``_position_value``), the sensitivity table and the from-hand
