@@ -8,6 +8,10 @@ Three measurements, each seeded (``--seed``) and spread over ``--jobs`` processe
     table until 15 hazards bring it to the baulk line, 2.9.4) or, with ``--start random``,
     from three balls placed at random; the distribution of break lengths, the average
     and top break, and the decision times (CPU time of one core: mean, 95th percentile).
+    Two starts put the rules' tests in front of every visit: ``--start window`` (a
+    random position with the break at 70-79, played until the visit ends or the break
+    passes 100: the baulk-line window met or not) and ``--start limits`` (13-14 hazards or
+    73-74 cannons in a row: the limit fouls).
 ``games``
     Games to ``--target`` for each pair of ``--pairs`` (``novice:beginner,...``),
     ``--games`` each: wins with a 95 % Wilson interval, each level's points per visit,
@@ -43,7 +47,7 @@ from onered.game.model import StrokeRecord
 from onered.game.record import game_lines
 from onered.game.stats import BREAK_BINS, Tally
 from onered.players import STRENGTHS, GameSettings, make_player, play_game
-from onered.rules import Ball, CallCode, FoulCode, Match
+from onered.rules import Ball, CallCode, Counters, FoulCode, Match
 from onered.table import BALL_DIAMETER, LENGTH, WIDTH
 
 #: The break classes of the distribution (``onered.game.stats``' classes).
@@ -112,24 +116,52 @@ def random_balls(rng: random.Random) -> dict[Ball, tuple[float, float]]:
             return balls
 
 
+#: The starts of a break run: the opening, three balls at random, a random position with
+#: the break at 70-79 (the baulk-line window ahead: the visit is played until it ends or
+#: the break passes 100), or with 13-14 hazards or 73-74 cannons in a row (the limits
+#: ahead: played until it ends or :data:`LIMIT_STROKES` strokes are played).
+STARTS = ("opening", "random", "window", "limits")
+LIMIT_STROKES = 8
+
+
+def start_state(start: str, match: Match, rng: random.Random) -> tuple[rules.GameState, Any]:
+    """The referee's state and the balls of a break run's ``start`` (not the opening)."""
+    balls = random_balls(rng)
+    state = replace(rules.start(match), table=dict(balls), red_spot=None)
+    if start == "window":
+        brk = 70 + rng.randrange(10)
+        state = replace(state, break_=brk, score=(brk, 0), stroke_no=brk // 3)
+    elif start == "limits":
+        if rng.random() < 0.5:
+            counters = Counters(hazards=13 + rng.randrange(2))
+        else:
+            counters = Counters(cannons=73 + rng.randrange(2))
+        state = replace(state, counters=counters, break_=40, score=(40, 0), stroke_no=40)
+    return state, balls
+
+
 def one_visit(job: tuple[str, int, int, str]) -> dict[str, Any]:
-    """One visit of ``level`` from the opening or a random position, to its end."""
+    """One visit of ``level`` from the start ``start`` (:data:`STARTS`), to its end."""
     level, seed, number, start = job
     rng = random.Random(game_seed(seed, number))
     simulator = PhysicsSimulator()
     player = Timed(make_player(f"ai:{level}", rng.getrandbits(32)))
     match = Match(target=NO_TARGET, players=("A", "B"))
-    if start == "random":
-        balls = random_balls(rng)
-        state = replace(rules.start(match), table=dict(balls), red_spot=None)
-        game = Game.resume(state, balls, simulator)
-    else:
+    if start == "opening":
         game = Game(match, simulator)
+    else:
+        state, balls = start_state(start, match, rng)
+        game = Game.resume(state, balls, simulator)
     records: list[StrokeRecord] = []
     while True:
         record = game.play(player.decide(game.position))
         records.append(record)
-        if record.verdict.visit_over:
+        verdict = record.verdict
+        if verdict.visit_over:
+            break
+        if start == "window" and verdict.break_ >= 100:
+            break
+        if start == "limits" and len(records) >= LIMIT_STROKES:
             break
     last = records[-1].verdict
     return {
@@ -276,7 +308,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("mode", choices=("breaks", "games"))
     parser.add_argument("--levels", default=",".join(STRENGTHS))
     parser.add_argument("--visits", type=int, default=40)
-    parser.add_argument("--start", choices=("opening", "random"), default="opening")
+    parser.add_argument("--start", choices=STARTS, default="opening")
     parser.add_argument("--pairs", default="novice:beginner")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--target", type=int, default=100)

@@ -797,23 +797,22 @@ class Searcher:
                     points[n], current[n] = cands[8 * n + j][1], row[j]
                 else:
                     steps[n] = [x / 2 for x in steps[n]]
+        moved = [n for n, c in enumerate(finalists) if points[n] != c.strike]
         nominal = self._run(
-            ctx, places, [(c.place, points[n], n) for n, c in enumerate(finalists)], opp_from_d
+            ctx, places, [(finalists[n].place, points[n], n) for n in moved], opp_from_d
         )
-        out: list[_Finalist] = []
-        for item in nominal:
+        # the stroke kept is the one played (its cue raised to the least elevation its aim
+        # allows), valued again as played; it replaces the finalist only when better
+        played = self._probed(
+            ctx, places, [(item.place, item.strike) for item in nominal], opp_from_d
+        )
+        out = list(finalists)
+        for item, value in zip(nominal, played, strict=True):
             c = finalists[item.tag]
-            if c.fair_from_hand and _bad_from_hand(item.verdict):
-                out.append(c)
-            else:
-                out.append(
-                    _Finalist(
-                        current[item.tag],
-                        c.place,
-                        item.strike,
-                        _parts(item.verdict),
-                        not _bad_from_hand(item.verdict),
-                    )
+            bad = _bad_from_hand(item.verdict)
+            if value > c.value and not (c.fair_from_hand and bad):
+                out[item.tag] = _Finalist(
+                    value, c.place, item.strike, _parts(item.verdict), not bad
                 )
         out.sort(key=lambda c: (not c.fair_from_hand, -c.value))
         return out
