@@ -68,8 +68,9 @@ HAND_AIM_STEP, HAND_FINE_STEP = 0.5, 0.1
 #: Stage 2: the distinct strokes of stage 1 played under noise, half by their noiseless
 #: value, half by the mean of their aim neighbours (a stroke whose window is wide).
 FINALISTS = 60
-#: Stage 3: the best of stage 2 refined, one step in each direction of each variable.
-REFINED = 10
+#: Stage 3: rounds of local refinement, each around the best so many strokes found yet,
+#: one step each way of each variable; the second round's steps are half the first's.
+REFINED = (10, 5)
 #: The strokes simulated in one engine call (the event logs of strokes from hand are kept).
 CHUNK = 20_000
 #: The coach is as good as the search when its first suggestion is worth at most this
@@ -369,12 +370,14 @@ def scan(table: Table, step: float, fine: float) -> tuple[list[Graded], list[Gra
     return raw, smooth, played
 
 
-def variants(s: Strike) -> list[Strike]:
-    """One step each way of aim (two sizes), speed, side and height around ``s``."""
-    out = [replace(s, aim=s.aim + d) for d in (-0.1, -0.03, 0.03, 0.1)]
-    out += [replace(s, speed=min(10.0, s.speed * f)) for f in (0.93, 1.07)]
-    out += [replace(s, side=max(-0.55, min(0.55, s.side + d))) for d in (-0.1, 0.1)]
-    out += [replace(s, height=max(-0.6, min(0.6, s.height + d))) for d in (-0.15, 0.15)]
+def variants(s: Strike, scale: float = 1.0) -> list[Strike]:
+    """One step each way (times ``scale``) of aim (two sizes: 0.03 and 0.1 degrees), speed
+    (x 0.85 and x 1.18: half the grid's ratio), side (0.125) and height (0.15) around
+    ``s``."""
+    out = [replace(s, aim=s.aim + d * scale) for d in (-0.1, -0.03, 0.03, 0.1)]
+    out += [replace(s, speed=min(10.0, s.speed * f**scale)) for f in (0.85, 1.18)]
+    out += [replace(s, side=max(-0.55, min(0.55, s.side + d * scale))) for d in (-0.125, 0.125)]
+    out += [replace(s, height=max(-0.6, min(0.6, s.height + d * scale))) for d in (-0.15, 0.15)]
     return out
 
 
@@ -394,18 +397,24 @@ def dense_best(
         ),
         key=lambda g: -g.value,
     )
-    tried = [
-        (g.place, table.least(g.place, v)) for g in graded[:REFINED] for v in variants(g.strike)
-    ]
-    more = [
-        Graded(statistics.fmean(w), place, s)
-        for (place, s), w in zip(tried, table.worth(tried, draws), strict=True)
-    ]
-    best = max([*graded, *more], key=lambda g: g.value)
+    tried = 0
+    for n, top in enumerate(REFINED):
+        around = [
+            (g.place, table.least(g.place, v))
+            for g in graded[:top]
+            for v in variants(g.strike, 0.5**n)
+        ]
+        tried += len(around)
+        graded += [
+            Graded(statistics.fmean(w), place, s)
+            for (place, s), w in zip(around, table.worth(around, draws), strict=True)
+        ]
+        graded.sort(key=lambda g: -g.value)
+    best = graded[0]
     info = {
         "grid_strokes": played,
         "finalists": len(finalists),
-        "refined": len(tried),
+        "refined": tried,
         "stage1_best": raw[0].value,
         "cpu_seconds": time.process_time() - t0,
     }
@@ -482,9 +491,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hand-fine-step", type=float, default=HAND_FINE_STEP)
     parser.add_argument("--out", help="write the figures as JSON here")
     args = parser.parse_args(argv)
-    for name in ("positions", "samples"):
-        if getattr(args, name) < 2:
-            parser.error(f"--{name}: expected at least 2, got {getattr(args, name)}")
+    if args.positions < 1:
+        parser.error(f"--positions: expected at least 1, got {args.positions}")
+    if args.samples < 2:
+        parser.error(f"--samples: expected at least 2 (a standard error), got {args.samples}")
     for name in ("aim_step", "fine", "hand_aim_step", "hand_fine_step"):
         if not 0.001 <= getattr(args, name) <= 10:
             parser.error(f"--{name.replace('_', '-')}: expected 0.001..10 degrees")
