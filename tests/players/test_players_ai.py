@@ -78,12 +78,18 @@ def test_the_ai_crosses_the_baulk_line_in_the_window_when_it_can(seed: int) -> N
     assert in_baulk(game.balls[W])
 
 
-def test_outside_the_window_the_same_position_is_played_without_crossing() -> None:
-    # the control: at 50 the crossing is worth nothing and the cue ball stays up the table
+def test_outside_the_window_a_crossing_earns_the_ai_nothing() -> None:
+    # the control: at 50 the referee calls no crossing, so the search values the stroke by
+    # its points and leave alone (whether the cue ball comes back to baulk is the leave's
+    # business: the search may well play the same screw back for its position)
     game = real_game_at(CROSSING, score=(50, 10), break_=50, target=1000)
-    record = game.play(AIPlayer(STRENGTHS["pro"], 1).decide(game.position))
+    player = AIPlayer(STRENGTHS["pro"], 1)
+    record = game.play(player.decide(game.position))
     assert record.verdict.points > 0
-    assert not record.stroke.crossed_baulk
+    assert not record.verdict.baulk_crossed
+    searcher = player.searcher
+    expected = record.verdict.points + searcher.leave_for(game.state, 0, fresh=False)
+    assert searcher.stroke_value(0, game.state, record.verdict) == pytest.approx(expected)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

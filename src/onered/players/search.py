@@ -580,11 +580,16 @@ class Searcher:
 
     def shortlist(self, position: Position) -> list[Choice]:
         """Stages 1 and 2 of :meth:`decide` without the last: every refined candidate
-        (fair strokes from hand first, then by smoothed value), for a caller that weighs
-        them itself (the coach, ``onered.coach``). No random draws."""
+        (fair strokes from hand first, then by value under the probe draws), the best
+        few polished by the local optimiser when the budget has one, for a caller that
+        weighs them itself (the coach, ``onered.coach``). No random draws (the probe
+        draws are fixed)."""
         ctx, places, opp_from_d, scanned = self._scanned(position)
         leaders = self._leaders(ctx, places, scanned, opp_from_d)
         refined = self._refine(ctx, places, leaders, opp_from_d, limit=len(leaders) * 5)
+        if self.strength.budget.polish:
+            top = self.strength.budget.finalists
+            refined = self._polish(ctx, places, refined[:top], opp_from_d) + refined[top:]
         return [Choice(places[c.place], c.strike, c.scores, c.value) for c in refined]
 
     def _leaders(
@@ -838,7 +843,8 @@ class Searcher:
         budget, noise = self.strength.budget, self.strength.noise
         n_samples = budget.samples if samples is None else samples
         draws = self._draws(rng, n_samples)
-        lookahead = budget.lookahead
+        # the second ply where it measured stronger: in and before the baulk-line window
+        lookahead = budget.lookahead if plan else 0
         plans: list[float | None] = [None] * len(finalists)
         if plan and not lookahead:
             nominal = self._run(

@@ -65,8 +65,8 @@ class Noise:
     - ``side``: the share of the squirt angle of the side used
       (``onered.physics.cue.squirt_angle``) that the player leaves uncompensated, as an
       extra aim error: side must be allowed for, and is allowed for imperfectly (Pan,
-      Komar & Kong 2021-22: spin strokes have the larger errors, the more so the weaker
-      the player).
+      Komar & Kong 2021 measured spin strokes' errors falling from recreational to
+      national-team players).
     """
 
     aim: float
@@ -271,6 +271,8 @@ def _budget(
 #: stroke 2.8 times (Schmidt et al. 1979's linear law, its slope our assumption; the same
 #: for every level, as the law holds for skilled and unskilled movers alike).
 PACE = 0.4
+#: The speeds the strongest levels scan (m/s): from a dead-weight stroke to a power one.
+_FULL_PACE = (0.55, 0.85, 1.25, 1.8, 2.6, 3.8, 5.4, 7.0)
 #: Every level's strength. The ``measured`` figures are those of the benchmark in
 #: ``docs/players.md``: ``bench_strength.py games`` to 100 against the levels next to it,
 #: 40 games a pair, seed 1, on the real table (ENGINE_VERSION 3; the top break is bounded
@@ -296,14 +298,33 @@ LEVELS: dict[Level, Strength] = {
     Level.AMATEUR: Strength(
         name=Level.AMATEUR.value,
         noise=Noise(aim=0.08, speed=0.04, tip=0.02, elevation=1.2, pace=PACE, side=0.035),
-        budget=_budget(5, 13, (0.7, 1.2, 1.9, 3.0), (-0.4, 0.0, 0.4), 3, (8, 7, 2, 5, 12)),
+        budget=_budget(
+            5,
+            13,
+            (0.7, 1.2, 1.9, 3.0, 4.5),
+            (-0.4, 0.0, 0.4),
+            3,
+            (8, 7, 2, 5, 12),
+            sides=(0.3,),
+            race=2,
+        ),
         continuation=3.0,
         measured=Measured(5.18, 8.40, 44, 0.212),
     ),
     Level.CLUB: Strength(
         name=Level.CLUB.value,
         noise=Noise(aim=0.045, speed=0.025, tip=0.012, elevation=0.8, pace=PACE, side=0.02),
-        budget=_budget(6, 15, (0.6, 0.95, 1.4, 2.1, 3.2), (-0.45, 0.0, 0.45), 4, (10, 9, 3, 6, 16)),
+        budget=_budget(
+            6,
+            15,
+            (0.6, 0.95, 1.4, 2.1, 3.2, 4.8),
+            (-0.45, 0.0, 0.45),
+            4,
+            (10, 9, 3, 6, 16),
+            sides=(0.3,),
+            polish=1,
+            race=2,
+        ),
         continuation=5.0,
         measured=Measured(9.96, 14.20, 64, 0.05),
     ),
@@ -311,7 +332,16 @@ LEVELS: dict[Level, Strength] = {
         name=Level.PRO.value,
         noise=Noise(aim=0.025, speed=0.015, tip=0.006, elevation=0.5, pace=PACE, side=0.014),
         budget=_budget(
-            6, 15, (0.55, 0.85, 1.25, 1.8, 2.6, 3.8), (-0.5, 0.0, 0.45), 5, (12, 9, 4, 6, 20)
+            6,
+            15,
+            _FULL_PACE,
+            (-0.5, 0.0, 0.45),
+            5,
+            (12, 9, 4, 6, 20),
+            sides=(0.35,),
+            polish=2,
+            race=3,
+            lookahead=2,
         ),
         continuation=7.0,
         measured=Measured(20.19, 25.50, 100, 0.0),
@@ -320,7 +350,16 @@ LEVELS: dict[Level, Strength] = {
         name=Level.MASTER.value,
         noise=Noise(aim=0.012, speed=0.008, tip=0.003, elevation=0.3, pace=PACE, side=0.01),
         budget=_budget(
-            6, 15, (0.55, 0.85, 1.25, 1.8, 2.6, 3.8), (-0.5, 0.0, 0.45), 5, (14, 9, 4, 7, 24)
+            6,
+            15,
+            _FULL_PACE,
+            (-0.5, 0.0, 0.45),
+            5,
+            (14, 9, 4, 7, 24),
+            sides=(0.35,),
+            polish=2,
+            race=3,
+            lookahead=2,
         ),
         continuation=10.0,
         measured=Measured(32.38, 43.17, 103, 0.0),
