@@ -558,7 +558,7 @@ class Searcher:
             limit=2 * budget.finalists if planning else None,
         )
         samples = budget.samples * (_LIMIT_SAMPLES if near_limit else 1)
-        if budget.polish:
+        if budget.polish and budget.probes:
             finalists = self._polish(ctx, places, finalists, opp_from_d)
         if near_limit:
             # a safety (no score, no foul) among the finalists: the way out when every
@@ -587,7 +587,7 @@ class Searcher:
         ctx, places, opp_from_d, scanned = self._scanned(position)
         leaders = self._leaders(ctx, places, scanned, opp_from_d)
         refined = self._refine(ctx, places, leaders, opp_from_d, limit=len(leaders) * 5)
-        if self.strength.budget.polish:
+        if self.strength.budget.polish and self.strength.budget.probes:
             top = self.strength.budget.finalists
             refined = self._polish(ctx, places, refined[:top], opp_from_d) + refined[top:]
         return [Choice(places[c.place], c.strike, c.scores, c.value) for c in refined]
@@ -777,11 +777,9 @@ class Searcher:
         def evaluate(cands: Sequence[tuple[int, Strike]]) -> list[float]:
             return self._probed(ctx, places, cands, opp_from_d)
 
-        current = (
-            [c.value for c in finalists]
-            if budget.probes
-            else evaluate([(c.place, c.strike) for c in finalists])
-        )
+        # the finalists' values are already their means under the probe draws (_refine);
+        # the optimiser runs only with probe draws (decide, shortlist)
+        current = [c.value for c in finalists]
         for _ in range(budget.polish):
             cands: list[tuple[int, Strike]] = []
             for n, c in enumerate(finalists):

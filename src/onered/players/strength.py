@@ -171,8 +171,12 @@ class Budget:
       each (the same noise draws for every finalist).
     - ``sides``: side (fractions of R) tried in the scan besides none, each as running
       and as check side (both signs), at the middle tip height.
+    - ``probes``: the noise draws the leaders and the refined strokes are screened by
+      (0: ranked by their noiseless and aim-smoothed values alone, as the weakest levels
+      judge: they do not think about their own errors).
     - ``polish``: rounds of the local optimiser over aim, speed, side and height around
-      each finalist, every point valued by its mean over ``probes`` noise draws (0: none).
+      each finalist, every point valued by its mean over ``probes`` noise draws (0: none;
+      it needs probe draws).
     - ``race``: the best this many finalists after their ``samples`` are played again
       under twice as many draws before the choice (0: no race).
     - ``lookahead``: the second ply — the samples of each finalist whose visit goes on are
@@ -284,14 +288,14 @@ LEVELS: dict[Level, Strength] = {
     Level.NOVICE: Strength(
         name=Level.NOVICE.value,
         noise=Noise(aim=0.6, speed=0.12, tip=0.1, elevation=3.0, pace=PACE, side=0.10),
-        budget=_budget(2, 7, (1.0, 2.0), (0.0,), 0, (3, 3, 0, 2, 4)),
+        budget=_budget(2, 7, (1.0, 2.0), (0.0,), 0, (3, 3, 0, 2, 4), probes=0),
         continuation=0.5,
         measured=Measured(0.39, 2.91, 11, 10.275),
     ),
     Level.BEGINNER: Strength(
         name=Level.BEGINNER.value,
         noise=Noise(aim=0.25, speed=0.08, tip=0.05, elevation=2.0, pace=PACE, side=0.06),
-        budget=_budget(3, 9, (0.9, 1.6, 2.8), (0.0,), 0, (4, 5, 0, 3, 6)),
+        budget=_budget(3, 9, (0.9, 1.6, 2.8), (0.0,), 0, (4, 5, 0, 3, 6), probes=0),
         continuation=1.0,
         measured=Measured(0.89, 3.40, 21, 2.275),
     ),
