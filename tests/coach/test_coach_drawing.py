@@ -16,6 +16,7 @@ from onered.cli.advise import draw
 from onered.coach import Advice, advise
 from onered.coach.report import PATH_LANE
 from onered.physics import TableSpec
+from onered.physics.types import EventKind
 from onered.svg import _Frame, _in_lane, _Label, _labels
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -80,7 +81,7 @@ def _starts(svg: str) -> list[tuple[float, float]]:
         if p.get("class") != "path" or tip is None or not (tip.text or "").endswith(": white"):
             continue
         x, y = re.match(r"M([-\d.]+),([-\d.]+)", p.get("d", "")).groups()  # type: ignore[union-attr]
-        firsts[(tip.text or "").split(":")[0]] = (float(x), float(y))
+        firsts.setdefault((tip.text or "").split(":")[0], (float(x), float(y)))
     return [firsts[k] for k in sorted(firsts)]
 
 
@@ -95,8 +96,12 @@ def test_the_drawn_suggestions_lie_in_their_lanes_with_their_labels(advice: Advi
         float(frame.y(OPEN[advice.position.cue_ball][1])),
     )
     # the best on the true line, the others 1, 1, 2, 2 lanes (mm on the picture) beside it
+    # (a cue ball that leaves the bed at once — a hard stroke with the cue raised — has its
+    # first solid piece where it lands: those are not measured here)
     lanes = [0, 1, 1, 2, 2][:n]
-    for start, k in zip(starts, lanes, strict=True):
+    for start, k, s in zip(starts, lanes, advice.suggestions, strict=True):
+        if any(e.kind is EventKind.AIRBORNE for e in s.shot.events):
+            continue
         assert math.dist(start, cue) == pytest.approx(k * PATH_LANE * 1000, abs=0.2)
     discs = _discs(svg)
     assert len(discs) >= 2 * n  # where each cue ball stops and leaves, at least

@@ -60,6 +60,10 @@ CANDIDATE_KINDS = 10
 #: Noise samples per candidate by default (the standard error of a chance near one half is
 #: then 3.5 percentage points).
 DEFAULT_SAMPLES = 200
+#: The side the coach's scan tries (both ways, at every tip height), and its optimiser's
+#: rounds.
+COACH_SIDES = (0.2, 0.45)
+COACH_POLISH = 3
 #: Two suggestions whose expected values differ by less than this (points) are equal.
 EQUAL_MARGIN = 0.05
 
@@ -243,12 +247,21 @@ def level_strength(level: str) -> Strength:
 
 def coach_budget() -> Budget:
     """The search budget of the coach: the most thorough level's (the largest scan), with
-    at least :data:`CANDIDATE_KINDS` leaders refined."""
+    at least :data:`CANDIDATE_KINDS` leaders refined and polished, and a wider scan of
+    side (two amounts, at every tip height): a coach looks at every stroke, and has the
+    time (advice within 2 s at the strongest level)."""
     thorough = max(
         STRENGTHS.values(),
         key=lambda s: s.budget.window * len(s.budget.speeds) * len(s.budget.heights),
     ).budget
-    return replace(thorough, refine=max(thorough.refine, CANDIDATE_KINDS + 2))
+    return replace(
+        thorough,
+        refine=max(thorough.refine, CANDIDATE_KINDS + 2),
+        finalists=max(thorough.finalists, CANDIDATE_KINDS),
+        sides=COACH_SIDES,
+        side_heights=True,
+        polish=max(thorough.polish, COACH_POLISH),
+    )
 
 
 class Coach:

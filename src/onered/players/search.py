@@ -500,8 +500,9 @@ class Searcher:
     def _scan(self, ctx: _Context, places: Sequence[Point | None]) -> list[tuple[int, Strike, int]]:
         """Stage 1's jobs: every aim of :meth:`_scan_aims` from each place, at each speed
         and tip height of the budget, and with each side of the budget (running and
-        check) at the middle height. From hand the best :data:`_FULL_PLACES` places (the
-        leave model's ranking) get the whole grid, the others a coarser one."""
+        check) at the middle height (at every height with ``Budget.side_heights``). From
+        hand the best :data:`_FULL_PLACES` places (the leave model's ranking) get the whole
+        grid, the others a coarser one."""
         budget = self.strength.budget
         jobs: list[tuple[int, Strike, int]] = []
         speeds, heights = budget.speeds, budget.heights
@@ -517,12 +518,14 @@ class Searcher:
                 at_heights = heights if len(heights) <= 2 else (heights[0], heights[-1])
                 at_sides = []
             cue = placed if placed is not None else ctx.position.balls[ctx.me]
+            side_heights = at_heights if budget.side_heights else (middle,)
             for aim, tag in self._scan_aims(ctx, cue):
                 for speed in at_speeds:
                     for height in at_heights:
                         jobs.append((k, Strike(speed, aim, 0.0, height), tag))
                     for side in at_sides:
-                        jobs.append((k, Strike(speed, aim, side, middle), tag))
+                        for height in side_heights:
+                            jobs.append((k, Strike(speed, aim, side, height), tag))
         return jobs
 
     # --- the decision ---------------------------------------------------------------------

@@ -177,6 +177,8 @@ class Budget:
     - ``polish``: rounds of the local optimiser over aim, speed, side and height around
       each finalist, every point valued by its mean over ``probes`` noise draws (0: none;
       it needs probe draws).
+    - ``side_heights``: the side is tried at every tip height, not only the middle one
+      (the coach's thorough scan: top or screw with side).
     - ``race``: the best this many finalists after their ``samples`` are played again
       under twice as many draws before the choice (0: no race).
     - ``lookahead``: the second ply — the samples of each finalist whose visit goes on are
@@ -200,6 +202,7 @@ class Budget:
     probes: int = 8
     lookahead: int = 0
     race: int = 0
+    side_heights: bool = False
 
 
 class Level(Enum):
