@@ -243,8 +243,15 @@ def one_game(job: tuple[str, str, int, int, int]) -> dict[str, Any]:
 
 
 def run_games(
-    pairs: list[tuple[str, str]], games: int, target: int, seed: int, jobs: int
+    pairs: list[tuple[str, str]],
+    games: int,
+    target: int,
+    seed: int,
+    jobs: int,
+    interim: Path | None = None,
 ) -> dict[str, Any]:
+    """The head-to-head games; with ``interim``, the figures so far are written there every
+    ten games (a long run stopped early still leaves what it measured)."""
     work = [(a, b, target, seed, n) for a, b in pairs for n in range(games)]
     tally = Tally()
     cpu: dict[str, list[float]] = {}
@@ -269,6 +276,23 @@ def run_games(
             done += 1
             if done % 10 == 0:
                 print(f"{done} games", file=sys.stderr, flush=True)
+                if interim is not None:
+                    so_far = _game_figures(tally, wins, cpu, sense, lags, target, games)
+                    so_far["games_done"] = done
+                    interim.write_text(json.dumps(so_far, indent=2) + "\n", encoding="utf-8")
+    return _game_figures(tally, wins, cpu, sense, lags, target, games)
+
+
+def _game_figures(
+    tally: Tally,
+    wins: dict[str, list[int]],
+    cpu: dict[str, list[float]],
+    sense: dict[str, int],
+    lags: dict[str, int],
+    target: int,
+    games: int,
+) -> dict[str, Any]:
+    """The figures of the games played so far."""
     stats = tally.result()
     head: dict[str, Any] = {}
     for pair, (wa, wb, unfinished) in wins.items():
@@ -329,7 +353,8 @@ def main(argv: list[str] | None = None) -> int:
         figures = run_breaks(args.levels.split(","), args.visits, args.seed, args.jobs, args.start)
     else:
         pairs = [(p.split(":")[0], p.split(":")[1]) for p in args.pairs.split(",")]
-        figures = run_games(pairs, args.games, args.target, args.seed, args.jobs)
+        interim = Path(args.out) if args.out else None
+        figures = run_games(pairs, args.games, args.target, args.seed, args.jobs, interim)
     figures["wall_seconds"] = round(time.perf_counter() - t0, 1)
     text = json.dumps(figures, indent=2)
     print(text)
