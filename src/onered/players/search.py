@@ -359,26 +359,15 @@ class Searcher:
         keep: bool = False,
     ) -> list[_Scored]:
         """Simulate and judge ``(place index, strike, tag)`` jobs, grouped by place (in
-        one engine call); with ``keep`` each result holds the referee's state after it
-        with the balls where they came to rest (the next stroke's position)."""
-        out, _ = self._run_shots(ctx, places, jobs, opp_from_d, keep=keep)
-        return out
-
-    def _run_shots(
-        self,
-        ctx: _Context,
-        places: Sequence[Point | None],
-        jobs: Sequence[tuple[int, Strike, int]],
-        opp_from_d: float,
-        *,
-        keep: bool = False,
-    ) -> tuple[list[_Scored], Shots | None]:
-        """:meth:`_run`, and the shots simulated (in the results' order)."""
+        one engine call), each valued with the leave it asks for (all in one call of the
+        leave model's batch form, :meth:`leaves_for`); with ``keep`` each result holds the
+        referee's state after it, the balls where they came to rest (the next stroke's
+        position)."""
         by_place: dict[int, list[tuple[Strike, int]]] = {}
         for place, strike, tag in jobs:
             by_place.setdefault(place, []).append((strike, tag))
         if not by_place:
-            return [], None
+            return []
         groups = [(place, [s for s, _ in items]) for place, items in by_place.items()]
         shots, played = self._simulate(ctx, places, groups)
         where = [place for place, items in by_place.items() for _ in items]
@@ -397,7 +386,7 @@ class Searcher:
             leave = 0.0 if request is None else next(leaves)
             value = value_with(s, after, verdict, leave, opp_from_d)
             out.append(_Scored(value, place, strike, verdict, tag, after if keep else None))
-        return out, shots
+        return out
 
     # --- candidates -----------------------------------------------------------------------
 
