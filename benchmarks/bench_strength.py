@@ -313,6 +313,7 @@ def _game_figures(
             "points_per_visit": round(p.points_per_visit, 2),
             "average_break": round(p.average_break, 2),
             "top_break": p.highest_break,
+            "break_distribution": distribution(list(p.breaks)),
             "fouls_per_game": round(p.fouls_per_game, 3),
             "fouls": dict(p.fouls),
             "decision_cpu_seconds": _spread(cpu.get(name.rstrip("'"), [])),
