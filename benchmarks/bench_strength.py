@@ -10,8 +10,8 @@ Three measurements, each seeded (``--seed``) and spread over ``--jobs`` processe
     and top break, and the decision times (CPU time of one core: mean, 95th percentile).
     Two starts put the rules' tests in front of every visit: ``--start window`` (a
     random position with the break at 70-79, played until the visit ends or the break
-    passes 100: the baulk-line window met or not) and ``--start limits`` (13-14 hazards or
-    73-74 cannons in a row: the limit fouls).
+    passes 100: the baulk-line window met or not) and ``--start limits`` (14-15 hazards or
+    74-75 cannons in a row: the limit fouls).
 ``games``
     Games to ``--target`` for each pair of ``--pairs`` (``novice:beginner,...``),
     ``--games`` each: wins with a 95 % Wilson interval, each level's points per visit,
@@ -118,8 +118,9 @@ def random_balls(rng: random.Random) -> dict[Ball, tuple[float, float]]:
 
 #: The starts of a break run: the opening, three balls at random, a random position with
 #: the break at 70-79 (the baulk-line window ahead: the visit is played until it ends or
-#: the break passes 100), or with 13-14 hazards or 73-74 cannons in a row (the limits
-#: ahead: played until it ends or :data:`LIMIT_STROKES` strokes are played).
+#: the break passes 100), or with 14-15 hazards or 74-75 cannons in a row (the limit at
+#: the next stroke or the one after: played until it ends or :data:`LIMIT_STROKES`
+#: strokes are played).
 STARTS = ("opening", "random", "window", "limits")
 LIMIT_STROKES = 8
 
@@ -133,9 +134,9 @@ def start_state(start: str, match: Match, rng: random.Random) -> tuple[rules.Gam
         state = replace(state, break_=brk, score=(brk, 0), stroke_no=brk // 3)
     elif start == "limits":
         if rng.random() < 0.5:
-            counters = Counters(hazards=13 + rng.randrange(2))
+            counters = Counters(hazards=14 + rng.randrange(2))
         else:
-            counters = Counters(cannons=73 + rng.randrange(2))
+            counters = Counters(cannons=74 + rng.randrange(2))
         state = replace(state, counters=counters, break_=40, score=(40, 0), stroke_no=40)
     return state, balls
 
