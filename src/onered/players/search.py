@@ -86,8 +86,11 @@ _FORBIDDEN = frozenset({FoulCode.HAZARD_LIMIT, FoulCode.CANNON_LIMIT, FoulCode.B
 _LIMIT_SAMPLES = 3
 #: Near a limit the chosen stroke is also checked under this many draws of a noise this
 #: many times the player's: it must not become a forbidden stroke in any, if some finalist
-#: passes (a 16th hazard is a rare slip of a cannon; the check looks into the tails).
-_GUARD_SAMPLES = 150
+#: passes (a 16th hazard is a rare slip of a cannon; the check looks into the tails). 150
+#: draws let a professional's 8 m/s cannon at 15 hazards through, which then slipped into
+#: a 16th hazard (``bench_strength.py breaks --start limits``, seed 6, visit 37); with 400
+#: he plays safe there.
+_GUARD_SAMPLES = 400
 _GUARD_SCALE = 1.5
 #: The look-ahead for the baulk-line crossing: cue actions scanned from the position a
 #: finalist leaves (speeds in m/s, tip heights in R), the best crossings kept, and the
