@@ -445,9 +445,13 @@ class Searcher:
                 break
         return chosen
 
-    def _scan_aims(self, ctx: _Context, cue: Point) -> list[tuple[float, int]]:
+    def _scan_aims(
+        self, ctx: _Context, cue: Point, window: int | None = None, *, coarse: bool = False
+    ) -> list[tuple[float, int]]:
         """Aims (degrees) for the scan from ``cue``, each with a tag: the object ball's
-        index for a direct stroke, 10 + index for a stroke off a cushion."""
+        index for a direct stroke, 10 + index for a stroke off a cushion. ``window`` aims
+        across each ball (the budget's by default); ``coarse`` (the second ply's short
+        search): each pot's ghost-ball aim alone, and no cushions."""
         budget = self.strength.budget
         aims: list[tuple[float, int]] = []
         r2 = 2 * BALL_RADIUS
@@ -457,7 +461,7 @@ class Searcher:
             direct = not (ctx.from_hand and in_baulk(obj)) and d > r2 + 1e-6
             if direct:
                 base = angle_of(dx, dy)
-                n = budget.window
+                n = budget.window if window is None else window
                 for j in range(n):
                     off = (2 * j / (n - 1) - 1) * 0.97 * r2
                     aims.append((math.degrees(base + math.asin(off / d)), k))
@@ -470,9 +474,12 @@ class Searcher:
                     if dg < 1e-6 or du < 1e-6 or (gx * ux + gy * uy) / (dg * du) < 0.2:
                         continue
                     a = math.degrees(angle_of(gx, gy))
+                    if coarse:
+                        aims.append((a, k))
+                        continue
                     spread = math.degrees(0.3 * r2 / dg)
                     aims += [(a - spread, k), (a, k), (a + spread, k)]
-            n_cushion = budget.cushion_aims or (3 if not direct else 0)
+            n_cushion = 0 if coarse else budget.cushion_aims or (3 if not direct else 0)
             if n_cushion:
                 for cushion in CUSHIONS:
                     if ctx.from_hand and cushion == "bottom":
@@ -954,7 +961,7 @@ class Searcher:
         jobs: list[tuple[int, Strike, int]] = []
         for k, placed in enumerate(places):
             cue = placed if placed is not None else ctx.position.balls[ctx.me]
-            for aim, tag in self._ply_aims(ctx, cue):
+            for aim, tag in self._scan_aims(ctx, cue, _PLY_WINDOW, coarse=True):
                 for speed in speeds:
                     for height in _PLY_HEIGHTS:
                         jobs.append((k, Strike(speed, aim, 0.0, height), tag))
@@ -973,30 +980,6 @@ class Searcher:
         for item in self._run(ctx, places, jobs, opp_from_d):
             totals[item.tag] += item.value
         return max(totals) / len(draws)
-
-    def _ply_aims(self, ctx: _Context, cue: Point) -> list[tuple[float, int]]:
-        """The second ply's aims from ``cue``: :data:`_PLY_WINDOW` across each object ball
-        and the ghost-ball aim of each pot (tagged by the ball's index)."""
-        aims: list[tuple[float, int]] = []
-        r2 = 2 * BALL_RADIUS
-        for k, (_, obj) in enumerate(ctx.objects):
-            dx, dy = obj[0] - cue[0], obj[1] - cue[1]
-            d = math.hypot(dx, dy)
-            if (ctx.from_hand and in_baulk(obj)) or d <= r2 + 1e-6:
-                continue
-            base = angle_of(dx, dy)
-            n = _PLY_WINDOW
-            for j in range(n):
-                off = (2 * j / (n - 1) - 1) * 0.97 * r2
-                aims.append((math.degrees(base + math.asin(off / d)), k))
-            for pocket in self.pockets:
-                g = ghost(obj, pocket.aim)
-                gx, gy = g[0] - cue[0], g[1] - cue[1]
-                ux, uy = pocket.aim[0] - obj[0], pocket.aim[1] - obj[1]
-                dg, du = math.hypot(gx, gy), math.hypot(ux, uy)
-                if dg > 1e-6 and du > 1e-6 and (gx * ux + gy * uy) / (dg * du) >= 0.2:
-                    aims.append((math.degrees(angle_of(gx, gy)), k))
-        return aims
 
     def _safest(
         self,
