@@ -282,25 +282,26 @@ PACE = 0.4
 _FULL_PACE = (0.55, 0.85, 1.25, 1.8, 2.6, 3.8, 5.4, 7.0)
 #: Every level's strength. The ``measured`` figures are those of the benchmark in
 #: ``docs/players.md``: ``bench_strength.py games`` to 100 against the levels next to it,
-#: 40 games a pair, seed 1, on the real table (ENGINE_VERSION 3; the top break is bounded
-#: by the target of 100), before the cue's elevation was played (issue 19: a level's
+#: 200 games a pair, seed 1, on the table with flight (ENGINE_VERSION 4; the top break is
+#: bounded by the target of 100), with this search and noise (issue 21): points per visit
+#: pooled over a level's two pairs, the average break weighted by visits. A level's
 #: elevation error, in degrees, is the height error of the butt at the grip hand, about a
 #: metre behind the tip: 0.3 degrees is 5 mm there for a master, 3 degrees 5 cm for a
-#: novice; ``docs/players.md``).
+#: novice (``docs/players.md``).
 LEVELS: dict[Level, Strength] = {
     Level.NOVICE: Strength(
         name=Level.NOVICE.value,
         noise=Noise(aim=0.6, speed=0.12, tip=0.1, elevation=3.0, pace=PACE, side=0.10),
         budget=_budget(2, 7, (1.0, 2.0), (0.0,), 0, (3, 3, 0, 2, 4), probes=0),
         continuation=0.5,
-        measured=Measured(0.39, 2.91, 11, 10.275),
+        measured=Measured(0.39, 2.92, 15, 9.775),
     ),
     Level.BEGINNER: Strength(
         name=Level.BEGINNER.value,
         noise=Noise(aim=0.25, speed=0.08, tip=0.05, elevation=2.0, pace=PACE, side=0.06),
         budget=_budget(3, 9, (0.9, 1.6, 2.8), (0.0,), 0, (4, 5, 0, 3, 6), probes=0),
         continuation=1.0,
-        measured=Measured(0.89, 3.40, 21, 2.275),
+        measured=Measured(0.88, 3.45, 18, 2.728),
     ),
     Level.AMATEUR: Strength(
         name=Level.AMATEUR.value,
@@ -316,7 +317,7 @@ LEVELS: dict[Level, Strength] = {
             race=2,
         ),
         continuation=3.0,
-        measured=Measured(5.18, 8.40, 44, 0.212),
+        measured=Measured(6.85, 10.57, 77, 0.142),
     ),
     Level.CLUB: Strength(
         name=Level.CLUB.value,
@@ -333,7 +334,7 @@ LEVELS: dict[Level, Strength] = {
             race=2,
         ),
         continuation=5.0,
-        measured=Measured(9.96, 14.20, 64, 0.05),
+        measured=Measured(14.11, 20.01, 97, 0.065),
     ),
     Level.PRO: Strength(
         name=Level.PRO.value,
@@ -351,7 +352,7 @@ LEVELS: dict[Level, Strength] = {
             lookahead=2,
         ),
         continuation=7.0,
-        measured=Measured(20.19, 25.50, 100, 0.0),
+        measured=Measured(30.04, 37.25, 104, 0.01),
     ),
     Level.MASTER: Strength(
         name=Level.MASTER.value,
@@ -369,7 +370,7 @@ LEVELS: dict[Level, Strength] = {
             lookahead=2,
         ),
         continuation=10.0,
-        measured=Measured(32.38, 43.17, 103, 0.0),
+        measured=Measured(50.24, 60.58, 105, 0.0),
     ),
 }
 #: The same strengths by the name records and the web use (``ai:<name>``).
