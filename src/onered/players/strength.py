@@ -184,7 +184,8 @@ class Budget:
     - ``lookahead``: the second ply — the samples of each finalist whose visit goes on are
       clustered by where the balls came to rest, and up to this many clusters are valued
       by a short search of the next stroke from their typical position, instead of by the
-      leave model (0: the leave model alone).
+      leave model — where the baulk-line crossing is planned, the one place it measured
+      at least as strong (0: the leave model alone; ``docs/players.md``).
     """
 
     placements: int
