@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -625,15 +625,10 @@ class Searcher:
         if self.strength.budget.probes:
             screened = ranked[: _SCREEN * size]
             probed = self._probed(ctx, places, [(x.place, x.strike) for x in screened], opp_from_d)
-            ranked = [
-                x
-                for _, _, x in sorted(
-                    (
-                        (-v, n, replace(x, value=v))
-                        for n, (x, v) in enumerate(zip(screened, probed, strict=True))
-                    )
-                )
-            ]
+            ranked = sorted(
+                (replace(x, value=v) for x, v in zip(screened, probed, strict=True)),
+                key=lambda x: -x.value,
+            )
         # the best stroke at each ball (and each place) first: a hard pot may outrank a
         # sitter at the other ball, which the refinement's smoothing and the noise of
         # stage 3 then find to be the surer
@@ -744,13 +739,23 @@ class Searcher:
         opp_from_d: float,
     ) -> list[float]:
         """Each ``(place, strike)``'s mean value over the probe draws (:attr:`probes`)."""
-        probes = self.probes
+        return self._means(ctx, places, strokes, self.probes, opp_from_d)
+
+    def _means(
+        self,
+        ctx: _Context,
+        places: Sequence[Point | None],
+        strokes: Sequence[tuple[int, Strike]],
+        draws: Sequence[Draw],
+        opp_from_d: float,
+    ) -> list[float]:
+        """Each ``(place, strike)``'s mean value under ``draws`` of the player's noise
+        (the same draws for every stroke)."""
         totals = [0.0] * len(strokes)
-        for item in self._run(
-            ctx, places, _noisy(strokes, probes, self.strength.noise), opp_from_d
-        ):
+        jobs = _noisy(strokes, draws, self.strength.noise)
+        for item in self._run(ctx, places, jobs, opp_from_d):
             totals[item.tag] += item.value
-        return [t / len(probes) for t in totals]
+        return [t / len(draws) for t in totals]
 
     def _draws(self, rng: random.Random, n: int) -> list[Draw]:
         """``n`` draws of the player's noise (:meth:`Noise.draw`: unit Gaussians, scaled
@@ -776,9 +781,6 @@ class Searcher:
         points = [c.strike for c in finalists]
         steps = [list(_POLISH_STEPS) for _ in finalists]
 
-        def evaluate(cands: Sequence[tuple[int, Strike]]) -> list[float]:
-            return self._probed(ctx, places, cands, opp_from_d)
-
         # the finalists' values are already their means under the probe draws (_refine);
         # the optimiser runs only with probe draws (decide, shortlist)
         current = [c.value for c in finalists]
@@ -794,7 +796,7 @@ class Searcher:
                         (c.place, clamp_strike(replace(st, side=st.side + d * sk[2]))),
                         (c.place, clamp_strike(replace(st, height=st.height + d * sk[3]))),
                     ]
-            values = evaluate(cands)
+            values = self._probed(ctx, places, cands, opp_from_d)
             for n in range(len(finalists)):
                 row = values[8 * n : 8 * n + 8]
                 j = max(range(8), key=lambda i: (row[i], -i))
@@ -949,22 +951,20 @@ class Searcher:
         few speeds and heights — with the pace to come back to baulk while the crossing is
         owed — the best few judged under his noise (``draws``), the best mean kept."""
         ctx = _Context(position)
-        opp_from_d = self._opp_from_d()
-        places: list[Point | None] = [None]
-        if ctx.from_hand:
-            places = list[Point | None](self._placements(ctx)[:_PLAN_PLACES])
-            if not places:
-                return self.leave_for(position.state, ctx.s, fresh=False)
+        places = self._short_places(ctx)
+        if not places:
+            return self.leave_for(position.state, ctx.s, fresh=False)
         speeds: tuple[float, ...] = _PLY_SPEEDS
         if baulk_pending_share(ctx.state) < 1.0:
             speeds = (*speeds, *_CROSSING_SPEEDS)
-        jobs: list[tuple[int, Strike, int]] = []
-        for k, placed in enumerate(places):
-            cue = placed if placed is not None else ctx.position.balls[ctx.me]
-            for aim, tag in self._scan_aims(ctx, cue, _PLY_WINDOW, coarse=True):
-                for speed in speeds:
-                    for height in _PLY_HEIGHTS:
-                        jobs.append((k, Strike(speed, aim, 0.0, height), tag))
+        opp_from_d = self._opp_from_d()
+        jobs = self._short_jobs(
+            ctx,
+            places,
+            lambda cue: self._scan_aims(ctx, cue, _PLY_WINDOW, coarse=True),
+            speeds,
+            _PLY_HEIGHTS,
+        )
         scanned = sorted(self._run(ctx, places, jobs, opp_from_d), key=lambda x: -x.value)
         top: list[_Scored] = []
         for item in _fair_from_hand(scanned):
@@ -974,12 +974,33 @@ class Searcher:
                 break
         if not top:
             return self.leave_for(position.state, ctx.s, fresh=False)
-        noise = self.strength.noise
-        totals = [0.0] * len(top)
-        jobs = _noisy([(t.place, t.strike) for t in top], draws, noise)
-        for item in self._run(ctx, places, jobs, opp_from_d):
-            totals[item.tag] += item.value
-        return max(totals) / len(draws)
+        return max(self._means(ctx, places, [(t.place, t.strike) for t in top], draws, opp_from_d))
+
+    def _short_places(self, ctx: _Context) -> list[Point | None]:
+        """Where a short search (the crossing plan, the second ply) plays from: the cue
+        ball, or the best few places in the D."""
+        if ctx.from_hand:
+            return list[Point | None](self._placements(ctx)[:_PLAN_PLACES])
+        return [None]
+
+    def _short_jobs(
+        self,
+        ctx: _Context,
+        places: Sequence[Point | None],
+        aims_of: Callable[[Point], list[tuple[float, int]]],
+        speeds: Sequence[float],
+        heights: Sequence[float],
+    ) -> list[tuple[int, Strike, int]]:
+        """A short search's jobs: from each place, each aim of ``aims_of(cue)`` at each
+        of ``speeds`` and ``heights``, no side."""
+        jobs: list[tuple[int, Strike, int]] = []
+        for k, placed in enumerate(places):
+            cue = placed if placed is not None else ctx.position.balls[ctx.me]
+            for aim, tag in aims_of(cue):
+                for speed in speeds:
+                    for height in heights:
+                        jobs.append((k, Strike(speed, aim, 0.0, height), tag))
+        return jobs
 
     def _safest(
         self,
@@ -1048,17 +1069,15 @@ class Searcher:
         if draws is None:
             draws = self._draws(rng if rng is not None else random.Random(0), _PLAN_SAMPLES)
         opp_from_d = self._opp_from_d()
-        places: list[Point | None] = [None]
-        if ctx.from_hand:
-            places = list[Point | None](self._placements(ctx)[:_PLAN_PLACES])
-        jobs: list[tuple[int, Strike, int]] = []
-        for k, placed in enumerate(places):
-            cue = placed if placed is not None else ctx.position.balls[ctx.me]
-            for aim, tag in self._scan_aims(ctx, cue):
-                if tag < 10:  # direct strokes only: a coarse look
-                    for speed in _PLAN_SPEEDS:
-                        for height in _PLAN_HEIGHTS:
-                            jobs.append((k, Strike(speed, aim, 0.0, height), tag))
+        places = self._short_places(ctx)
+        jobs = self._short_jobs(
+            ctx,
+            places,
+            # direct strokes only: a coarse look
+            lambda cue: [(aim, tag) for aim, tag in self._scan_aims(ctx, cue) if tag < 10],
+            _PLAN_SPEEDS,
+            _PLAN_HEIGHTS,
+        )
         crossing = sorted(
             (
                 item
@@ -1069,13 +1088,8 @@ class Searcher:
         )[:_PLAN_KEEP]
         if not crossing:
             return fallback
-        noisy_jobs = _noisy(
-            [(item.place, item.strike) for item in crossing], draws, self.strength.noise
-        )
-        totals = [0.0] * len(crossing)
-        for item in self._run(ctx, places, noisy_jobs, opp_from_d):
-            totals[item.tag] += item.value
-        return max(fallback, max(totals) / len(draws))
+        strokes = [(item.place, item.strike) for item in crossing]
+        return max(fallback, max(self._means(ctx, places, strokes, draws, opp_from_d)))
 
 
 def _noisy(
