@@ -90,6 +90,10 @@ def _gaps(
     return gap
 
 
+#: How far the three-dimensional drawing of the cue may differ from the closed form (m).
+_DRAWING = 3e-4
+
+
 @given(
     x=st.floats(BALL_RADIUS, WIDTH - BALL_RADIUS),
     y=st.floats(BALL_RADIUS, LENGTH - BALL_RADIUS),
@@ -105,7 +109,8 @@ def test_the_least_elevation_clears_the_rail_and_the_balls_and_no_less_does(
     # The closed form against the cue drawn in three dimensions: at the least elevation the
     # cue passes over the rail and the ball behind (within 0.3 mm: the closed form takes the
     # cue's radius where it crosses, the drawing its radius all along), and a fifth lower
-    # (at least a degree) it would strike one of them.
+    # (at least a degree) it would strike one of them, within the same 0.3 mm (a grazing
+    # case a fifth lower can clear the drawing by microns).
     cue = (x, y)
     phi = math.radians(aim)
     d = 2 * BALL_RADIUS + behind
@@ -122,10 +127,10 @@ def test_the_least_elevation_clears_the_rail_and_the_balls_and_no_less_does(
     least = clearance(cue, *others).minimum(aim, side, height)
     assert 0.0 <= least <= MAX_ELEVATION
     if least < 85.0:
-        assert _gaps(cue, others, aim, side, height, least) > -3e-4
+        assert _gaps(cue, others, aim, side, height, least) > -_DRAWING
     if least > 1.0:
         lower = least - max(1.0, 0.2 * least)
-        assert _gaps(cue, others, aim, side, height, lower) < 0
+        assert _gaps(cue, others, aim, side, height, lower) < _DRAWING
 
 
 def test_a_noise_without_an_elevation_error_draws_as_before() -> None:
