@@ -2,10 +2,12 @@
 
 A study is a list of independent *tasks* (one game, or one position of a shot family),
 numbered from 0. Task ``i`` draws every random number from :func:`task_seed` of the study's
-seed and ``i`` alone, so a task's rows never depend on which worker ran it, on how many
-workers there were, or on which tasks ran before it. A spec is written to the study's folder
-as JSON (:meth:`to_json`) and read back equal (:func:`spec_from_json`): that is how a resumed
-study proves it is the same study.
+seed and ``i`` alone — in a sweep, of the study's seed and the task's game number within its
+value, so game ``k`` of every value is played from the same seed (common random numbers,
+``onered.study.work.seed_of``) — so a task's rows never depend on which worker ran it, on
+how many workers there were, or on which tasks ran before it. A spec is written to the
+study's folder as JSON (:meth:`to_json`) and read back equal (:func:`spec_from_json`): that
+is how a resumed study proves it is the same study.
 """
 
 from __future__ import annotations
@@ -21,7 +23,9 @@ from onered.players.spec import PLAYER_PARAMS as _PLAYER_PARAMS
 from onered.players.spec import PlayerSpecError, assignments, number, parse_player
 
 #: Bumped when a task's rows change for the same spec (a folder of another format is refused).
-FORMAT = 1
+#: 2: positions and coordinates in the strokes and shots, game records, a sweep's common
+#: random numbers.
+FORMAT = 2
 
 
 class StudyError(OneredError, ValueError):

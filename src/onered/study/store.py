@@ -9,7 +9,12 @@ Layout of ``DIR``::
                          renamed into place, so a part is either whole or absent
     games.parquet ...    every part's rows in task order (written when all tasks are done)
     tasks.parquet        per task: node, process, seconds, CPU seconds (not results)
-    summary.json, report/index.html and report/*.png
+    records/000017.jsonl  games and sweeps: each game's record (``onered.game.record``),
+                         a hard link to (or a copy of) its part's ``record.jsonl``
+    summary.json, report/index.html and report/*.png|svg|pdf
+
+Every table carries the study's spec and the versions that wrote it as Parquet schema
+metadata under the key ``onered`` (:func:`metadata`).
 
 A study killed at any moment leaves whole parts only; started again with the same spec it
 runs the missing tasks and nothing else.
@@ -25,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from onered.study.spec import Spec, StudyError, spec_from_json, to_json
+from onered.study.work import RECORD
 
 if TYPE_CHECKING:
     import pyarrow as pa  # type: ignore[import-untyped]
@@ -88,6 +94,17 @@ COLUMNS: dict[str, dict[str, str]] = {
         "expected": "float64",
         "duration": "float64",
         "events": "int64",
+        "position_before": "string",
+        "position_after": "string",
+        "placed_x": "float64",
+        "placed_y": "float64",
+        **{
+            f"{ball}_{c}_{when}": "float64"
+            for when in ("before", "after")
+            for ball in ("white", "yellow", "red")
+            for c in ("x", "y")
+        },
+        **{f"pocket_{ball}": "string" for ball in ("white", "yellow", "red")},
     },
     "positions": {
         "task": "int64",
@@ -95,11 +112,18 @@ COLUMNS: dict[str, dict[str, str]] = {
         "iy": "int64",
         "x": "float64",
         "y": "float64",
+        "position": "string",
+        "white_x": "float64",
+        "white_y": "float64",
+        "red_x": "float64",
+        "red_y": "float64",
         "feasible": "bool",
         "reason": "string",
         "aim": "float64",
         "samples": "int64",
         "p_success": "float64",
+        "p_success_low": "float64",
+        "p_success_high": "float64",
         "p_foul": "float64",
         "mean_points": "float64",
     },
@@ -113,6 +137,12 @@ COLUMNS: dict[str, dict[str, str]] = {
         "outcome": "string",
         "success": "bool",
         "pocket": "string",
+        "pocket_white": "string",
+        "pocket_red": "string",
+        "white_x_after": "float64",
+        "white_y_after": "float64",
+        "red_x_after": "float64",
+        "red_y_after": "float64",
         "points": "int64",
         "scored": "string",
         "foul": "string",
@@ -136,6 +166,11 @@ TABLES: dict[str, tuple[str, ...]] = {
     "shots": ("positions", "shots"),
 }
 _SWEEP_ONLY = ("value_index", "value")
+#: A part's game record (games and sweeps), and the folder of every game's record.
+RECORD_FILE = "record.jsonl"
+RECORDS = "records"
+#: The key of the tables' schema metadata (:func:`metadata`).
+METADATA_KEY = b"onered"
 
 
 def value_type(spec: Spec) -> str:
@@ -248,6 +283,10 @@ class Folder:
                 to_arrow(self.kind, table, rows.get(table, []), self.value),
                 tmp / f"{table}.parquet",
             )
+        lines = rows.get(RECORD)
+        if lines:  # the game's record, in the part like its rows
+            text = "".join(row["line"] + "\n" for row in lines)
+            (tmp / RECORD_FILE).write_text(text, encoding="utf-8")
         (tmp / "task.json").write_text(json.dumps(dict(task)) + "\n", encoding="utf-8")
         os.replace(tmp, final)
 
@@ -275,11 +314,61 @@ class Folder:
         indices = range(self.spec.tasks)
         tables = {t: self.read_parts(t, indices) for t in TABLES[self.kind]}
         tables["tasks"] = to_arrow(self.kind, "tasks", self.task_rows(indices))
+        meta = {METADATA_KEY: json.dumps(metadata(self.spec), sort_keys=True).encode()}
         for name, table in tables.items():
+            tables[name] = table = table.replace_schema_metadata(meta)
             tmp = self.path / f"{_TMP}{name}.parquet"
             pq.write_table(table, tmp)
             os.replace(tmp, self.path / f"{name}.parquet")
+        self.write_records(indices)
         return tables
+
+    def write_records(self, indices: Iterable[int]) -> None:
+        """``records/<part>.jsonl``: every game's record, named as its part (a hard link to
+        the part's file where the file system allows, else a copy), put in place whole."""
+        found = [(self.parts / f"{i:06d}", self.parts / f"{i:06d}" / RECORD_FILE) for i in indices]
+        found = [(part, file) for part, file in found if file.exists()]
+        if not found:
+            return
+        tmp = self.path / f"{_TMP}{RECORDS}"
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir()
+        for part, file in found:
+            target = tmp / f"{part.name}.jsonl"
+            try:
+                os.link(file, target)
+            except OSError:
+                shutil.copyfile(file, target)
+        final = self.path / RECORDS
+        if final.exists():
+            shutil.rmtree(final)
+        os.replace(tmp, final)
+
+
+def metadata(spec: Spec) -> dict[str, Any]:
+    """What every table of a study says about itself (its schema metadata, key
+    :data:`METADATA_KEY`, as JSON): the spec (:func:`~onered.study.spec.to_json`), the
+    engine's fingerprint and the versions of onered, the physics engine, Python, pyarrow
+    and numpy that wrote it — so a table copied out of its folder still says what it is."""
+    import platform
+
+    import numpy as np
+    import pyarrow as pa
+
+    from onered import __version__
+    from onered.physics import ENGINE_VERSION
+
+    return {
+        "spec": to_json(spec),
+        "engine": engine(),
+        "versions": {
+            "onered": __version__,
+            "engine": ENGINE_VERSION,
+            "python": platform.python_version(),
+            "pyarrow": pa.__version__,
+            "numpy": np.__version__,
+        },
+    }
 
 
 def engine() -> str:

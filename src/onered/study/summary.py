@@ -4,12 +4,18 @@ Everything comes from the referee's verdicts in the ``strokes`` rows: a *visit* 
 stroke with ``visit_end`` (marked by ``onered.game.summary.visits``, the one reading of
 visits: the verdict's ``visit_over``, the winning stroke, or the last stroke of a stopped
 game) and its *break* is that stroke's ``break``.
+
+Intervals (``onered.study.intervals``): every win rate has its 95 % Wilson score interval
+(``win_rate_ci95``); points per visit, a ratio of sums over the games, has a standard error
+clustered by game (``points_per_visit_se``: the games, not the visits, are the independent
+units drawn).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from onered.study.intervals import Z95, ratio_se, wilson
 from onered.study.spec import GamesSpec, Physics, ShotsSpec, Spec, SweepSpec, to_json
 from onered.study.work import NAMES
 
@@ -24,21 +30,49 @@ def _round(x: float, digits: int = 4) -> float | None:
     return None if x != x else round(float(x), digits)  # NaN -> None
 
 
+def _interval(pair: tuple[float, float] | None) -> list[float | None] | None:
+    return None if pair is None else [_round(pair[0]), _round(pair[1])]
+
+
+def win_figures(wins: int, games: int) -> dict[str, Any]:
+    """``wins`` of ``games`` as a rate with its 95 % Wilson score interval."""
+    return {
+        "wins": wins,
+        "win_rate": _round(wins / games) if games else None,
+        "win_rate_ci95": _interval(wilson(wins, games)),
+    }
+
+
+def clustered_se(strokes: pd.DataFrame) -> float | None:
+    """The standard error of points per visit with the games as clusters
+    (:func:`~onered.study.intervals.ratio_se` of each game's points over its visits; the
+    games are those with a visit among ``strokes``)."""
+    per_game = strokes.groupby("task").agg(points=("points", "sum"), visits=("visit_end", "sum"))
+    per_game = per_game[per_game["visits"] > 0]
+    return ratio_se(per_game["points"].tolist(), per_game["visits"].tolist())
+
+
 def visit_figures(strokes: pd.DataFrame, games: int) -> dict[str, Any]:
     """Visits, points, breaks and fouls of ``strokes`` (one player's, or everyone's) over
     ``games`` games. A visit's points are its break, so points per visit is the mean break
-    over all visits; ``points_per_visit_se`` is its standard error."""
+    over all visits; ``points_per_visit_se`` is its standard error clustered by game
+    (:func:`clustered_se`), ``points_per_visit_ci95`` the interval of 1.96 of them."""
     visits = strokes[strokes["visit_end"]]
     breaks = visits["break"]
     scoring = breaks[breaks > 0]
     fouls = int((strokes["foul"] != "").sum())
     n = len(visits)
+    ppv = strokes["points"].sum() / n if n else None
+    se = clustered_se(strokes) if n else None
     return {
         "strokes": len(strokes),
         "visits": n,
         "points": int(strokes["points"].sum()),
-        "points_per_visit": _round(strokes["points"].sum() / n) if n else None,
-        "points_per_visit_se": _round(breaks.std(ddof=1) / n**0.5) if n > 1 else None,
+        "points_per_visit": None if ppv is None else _round(ppv),
+        "points_per_visit_se": None if se is None else _round(se),
+        "points_per_visit_ci95": None
+        if se is None or ppv is None
+        else [_round(ppv - Z95 * se), _round(ppv + Z95 * se)],
         "mean_break": _round(scoring.mean()) if len(scoring) else None,
         "highest_break": int(breaks.max()) if n else 0,
         "breaks_at_least": {str(m): int((breaks >= m).sum()) for m in BREAK_MARKS},
@@ -55,8 +89,7 @@ def player_figures(games: pd.DataFrame, strokes: pd.DataFrame, name: str) -> dic
     return {
         "players": sorted(set(games[name])),
         "games": n,
-        "wins": wins,
-        "win_rate": _round(wins / n) if n else None,
+        **win_figures(wins, n),
         **visit_figures(strokes[strokes["striker"] == name], n),
     }
 
@@ -79,7 +112,10 @@ def summarise(spec: Spec, tables: dict[str, pd.DataFrame]) -> dict[str, Any]:
         games, strokes = tables["games"], tables["strokes"]
         out["games"] = len(games)
         out["finished"] = int(games["finished"].sum())
-        out["first_player_wins"] = int((games["winner"] == games["first"]).sum())
+        first = win_figures(int((games["winner"] == games["first"]).sum()), len(games))
+        out["first_player_wins"] = first["wins"]
+        out["first_player_win_rate"] = first["win_rate"]
+        out["first_player_win_rate_ci95"] = first["win_rate_ci95"]
         out["players"] = {n: player_figures(games, strokes, n) for n in NAMES}
     elif isinstance(spec, SweepSpec):
         games, strokes = tables["games"], tables["strokes"]
@@ -110,9 +146,14 @@ def summarise(spec: Spec, tables: dict[str, pd.DataFrame]) -> dict[str, Any]:
             {str(k): _round(v / len(shots)) for k, v in counts.items()} if len(shots) else {}
         )
         for label, pick in (("easiest", feasible.nlargest), ("hardest", feasible.nsmallest)):
-            rows = pick(3, "p_success")[["x", "y", "p_success"]]
+            rows = pick(3, "p_success")
             out[label] = [
-                {"x": _round(r.x), "y": _round(r.y), "p_success": _round(r.p_success)}
+                {
+                    "x": _round(r.x),
+                    "y": _round(r.y),
+                    "p_success": _round(r.p_success),
+                    "p_success_ci95": [_round(r.p_success_low), _round(r.p_success_high)],
+                }
                 for r in rows.itertuples()
             ]
     return out

@@ -14,9 +14,10 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from onered.study.intervals import wilson
 from onered.study.spec import (
     GamesSpec,
     Physics,
@@ -40,6 +41,11 @@ Row = dict[str, Any]
 Rows = dict[str, list[Row]]
 #: The two players' names in every game of a study (the tables' ``p1``/``p2`` columns).
 NAMES = ("p1", "p2")
+#: The key of a game task's record in its rows: one row ``{"line": text}`` per line of the
+#: game record (``onered.game.record``), which the folder writes as a JSON Lines file.
+RECORD = "record"
+#: The balls of the tables' coordinate columns (``white_x_before`` ...), in this order.
+BALLS = ("white", "yellow", "red")
 
 
 def build_player(
@@ -62,23 +68,34 @@ def _params(physics: Physics) -> Params:
     return params_with(dict(physics))
 
 
+def seed_of(spec: Spec, index: int) -> int:
+    """The seed of task ``index``: :func:`task_seed` of the study's seed and the task's
+    index, except in a sweep, where it is the seed of the task's game number within its
+    value (common random numbers: game ``k`` of every value is played from the same seed,
+    so two values differ by the value, not by the luck of different games)."""
+    if isinstance(spec, SweepSpec):
+        return task_seed(spec.seed, spec.task_value(index)[1])
+    return task_seed(spec.seed, index)
+
+
 def run_task(spec: Spec, index: int) -> Rows:
     """The rows of task ``index`` of ``spec``."""
-    seed = task_seed(spec.seed, index)
+    seed = seed_of(spec, index)
     if isinstance(spec, GamesSpec):
-        game, strokes = play_one(
+        game, strokes, lines = play_one(
             spec.p1, spec.p2, spec.target, spec.max_strokes, spec.lag, spec.physics, seed
         )
         head: Row = {"task": index, "game": index}
         return {
             "games": [{**head, "seed": seed, **game}],
             "strokes": [{**head, **s} for s in strokes],
+            RECORD: [{"line": line} for line in lines],
         }
     if isinstance(spec, SweepSpec):
         k, number = spec.task_value(index)
         value = spec.values[k]
         players = spec.players_at(value)
-        game, strokes = play_one(
+        game, strokes, lines = play_one(
             players["p1"],
             players["p2"],
             spec.target,
@@ -93,6 +110,7 @@ def run_task(spec: Spec, index: int) -> Rows:
         return {
             "games": [{**head, "seed": seed, **game}],
             "strokes": [{**head, **s} for s in strokes],
+            RECORD: [{"line": line} for line in lines],
         }
     return shots_task(spec, index, seed)
 
@@ -104,6 +122,19 @@ def _join(items: Any) -> str:
     return "+".join(getattr(i, "value", str(i)) for i in items)
 
 
+def _point(p: Point | None) -> tuple[float | None, float | None]:
+    return (None, None) if p is None else (float(p[0]), float(p[1]))
+
+
+def _coordinates(balls: Mapping[str, Point | None], when: str) -> Row:
+    """``white_x_<when>``, ``white_y_<when>`` ... of every ball of :data:`BALLS` (``None``
+    for a ball not on the table: in hand, potted, off, or not yet in play)."""
+    row: Row = {}
+    for ball in BALLS:
+        row[f"{ball}_x_{when}"], row[f"{ball}_y_{when}"] = _point(balls.get(ball))
+    return row
+
+
 def play_one(
     p1: str,
     p2: str,
@@ -112,11 +143,16 @@ def play_one(
     lag: bool,
     physics: Physics,
     seed: int,
-) -> tuple[Row, list[Row]]:
-    """Play one game seeded ``seed``; its row and its strokes' rows."""
-    from onered.game import ChoiceRecord, PhysicsSimulator, StrokeRecord
+) -> tuple[Row, list[Row], list[str]]:
+    """Play one game seeded ``seed``; its row, its strokes' rows and its game record's
+    lines (``onered.game.record.game_lines``: what ``onered play --record`` writes)."""
+    from onered import bridge
+    from onered.game import ChoiceRecord, Game, PhysicsSimulator, StrokeRecord
+    from onered.game.model import Entry
+    from onered.game.record import game_lines
     from onered.game.summary import highest_breaks, visits
     from onered.players import GameSettings, play_game
+    from onered.rules import position
 
     params = _params(physics)
     simulator = PhysicsSimulator(params=params)
@@ -126,13 +162,23 @@ def play_one(
         NAMES[1]: build_player(p2, seeds.getrandbits(32), params=params, table=simulator.table),
     }
     settings = GameSettings(target=target, names=NAMES, lag=lag, max_strokes=max_strokes)
-    game = play_game(players, settings, simulator)
+    # the written position before the game and after every entry (a stroke's "before" is
+    # the position after the entry before it: a foul option's choice included)
+    written: list[str] = []
+
+    def on_start(game: Game) -> None:
+        written.append(position.write(game.state))
+
+    def on_entry(game: Game, entry: Entry) -> None:
+        written.append(position.write(game.state))
+
+    game = play_game(players, settings, simulator, on_start=on_start, on_entry=on_entry)
     order = game.match.players
     found = visits((e.verdict for e in game.entries if isinstance(e, StrokeRecord)), over=game.over)
     ends = {v.last for v in found}  # the visits' last strokes (an open visit's too)
     strokes: list[Row] = []
     option = ""
-    for entry in game.entries:
+    for n, entry in enumerate(game.entries):
         if isinstance(entry, ChoiceRecord):
             option = entry.option.value
             continue
@@ -141,6 +187,9 @@ def play_one(
         strike = entry.action.strike
         intent = entry.action.intent
         s = entry.stroke
+        placed_x, placed_y = _point(s.placed)
+        events = entry.result.events
+        fell = {b.value: bridge.pocket_of(events, b.value) for b in s.potted}
         strokes.append(
             {
                 "stroke": v.stroke,
@@ -169,7 +218,14 @@ def play_one(
                 "intended": "" if intent is None else _join(intent.scores),
                 "expected": None if intent is None else intent.expected,
                 "duration": entry.result.duration,
-                "events": len(entry.result.events),
+                "events": len(events),
+                "position_before": written[n],
+                "position_after": written[n + 1],
+                "placed_x": placed_x,
+                "placed_y": placed_y,
+                **_coordinates({b.value: p for b, p in entry.before.items()}, "before"),
+                **_coordinates(entry.result.rest, "after"),
+                **{f"pocket_{b}": fell.get(b) or "" for b in BALLS},
             }
         )
         option = ""
@@ -189,7 +245,8 @@ def play_one(
         row[f"visits_{name}"] = sum(1 for v in found if v.player == name)
         row[f"high_break_{name}"] = highest[name]
         row[f"fouls_{name}"] = sum(1 for s in mine if s["foul"])
-    return row, strokes
+    lines = game_lines(game, seed=seed, entrants={NAMES[0]: p1, NAMES[1]: p2})
+    return row, strokes, lines
 
 
 # --- shots --------------------------------------------------------------------------------
@@ -197,11 +254,13 @@ def play_one(
 
 @dataclass(frozen=True, slots=True)
 class ShotRead:
-    """A stroke of a shots study as the game loop reads it: the referee's verdict, and the
-    pocket each ball that fell went into (the bridge's ``pocket_of``)."""
+    """A stroke of a shots study as the game loop reads it: the referee's verdict, the
+    pocket each ball that fell went into (the bridge's ``pocket_of``), and where each ball
+    came to rest (``None``: potted or off the table)."""
 
     verdict: Verdict
     pockets: Mapping[str, str]
+    rest: Mapping[str, Point | None] = field(default_factory=dict)
 
 
 def _position_state(balls: Mapping[str, Point]) -> GameState:
@@ -247,13 +306,18 @@ def read_strokes(
     )
     ids = shots.ball_ids
     pockets = shots.pocket.tolist()
+    rests = shots.rest.tolist()
     out = []
     # the striker is the player to play (``Game.play`` names him; the referee reads the
     # same player from the state)
     for k, stroke in enumerate(bridge.batch_strokes(shots)):
         _, verdict = rules.judge(state, stroke)
         fell = {b: POCKET_NAMES[i] for b, i in zip(ids, pockets[k], strict=True) if i >= 0}
-        out.append(ShotRead(verdict, fell))
+        rest = {
+            b: None if p[0] != p[0] else (p[0], p[1])  # NaN: potted or off
+            for b, p in zip(ids, rests[k], strict=True)
+        }
+        out.append(ShotRead(verdict, fell, rest))
     return out
 
 
@@ -362,12 +426,24 @@ def calibrate(
 def shots_task(spec: ShotsSpec, index: int, seed: int) -> Rows:
     """One position of a shots study: the shot calibrated, then ``samples`` noisy strikes."""
     from onered.physics import PhysicsInputError, Strike, TableSpec, check_position
+    from onered.rules import position as written
 
     ix, iy, point = spec.grid_point(index)
     cue, obj = (spec.fixed, point) if spec.vary is Vary.OBJECT else (point, spec.fixed)
     params, table = _params(spec.physics), TableSpec()
     balls = {"white": cue, "red": obj}
-    position: Row = {"task": index, "ix": ix, "iy": iy, "x": point[0], "y": point[1]}
+    position: Row = {
+        "task": index,
+        "ix": ix,
+        "iy": iy,
+        "x": point[0],
+        "y": point[1],
+        "position": written.write(_position_state(balls)),
+        "white_x": cue[0],
+        "white_y": cue[1],
+        "red_x": obj[0],
+        "red_y": obj[1],
+    }
     reason = ""
     aim: float | None = None
     try:
@@ -380,7 +456,16 @@ def shots_task(spec: ShotsSpec, index: int, seed: int) -> Rows:
             reason = "no aim at the red scores it without noise"
     empty = {"feasible": False, "reason": reason, "aim": None, "samples": 0}
     if aim is None:
-        position.update({**empty, "p_success": None, "p_foul": None, "mean_points": None})
+        position.update(
+            {
+                **empty,
+                "p_success": None,
+                "p_success_low": None,
+                "p_success_high": None,
+                "p_foul": None,
+                "mean_points": None,
+            }
+        )
         return {"positions": [position], "shots": []}
     from onered.players import AIPlayer
 
@@ -415,6 +500,14 @@ def shots_task(spec: ShotsSpec, index: int, seed: int) -> Rows:
                 "outcome": label,
                 "success": _success(record, spec),
                 "pocket": _pocket(record, ball),
+                "pocket_white": _pocket(record, "white"),
+                "pocket_red": _pocket(record, "red"),
+                **{
+                    f"{b}_{c}_after": None if at is None else at[i]
+                    for b in ("white", "red")
+                    for at in (record.rest.get(b),)
+                    for i, c in enumerate("xy")
+                },
                 "points": v.points,
                 "scored": scored,
                 "foul": "" if v.foul is None else _join(v.foul.codes),
@@ -425,13 +518,17 @@ def shots_task(spec: ShotsSpec, index: int, seed: int) -> Rows:
             }
         )
     n = len(shots)
+    hits = sum(s["success"] for s in shots)
+    low, high = wilson(hits, n) or (None, None)
     position.update(
         {
             "feasible": True,
             "reason": "",
             "aim": aim,
             "samples": n,
-            "p_success": sum(s["success"] for s in shots) / n,
+            "p_success": hits / n,
+            "p_success_low": low,
+            "p_success_high": high,
             "p_foul": sum(1 for s in shots if s["foul"]) / n,
             "mean_points": sum(s["points"] for s in shots) / n,
         }
