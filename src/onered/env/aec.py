@@ -7,11 +7,14 @@ observation spaces as the single-agent form (:mod:`onered.env.spaces`; each agen
 the table from his own side). After every stroke both agents are rewarded: the striker's
 points minus his opponent's (a foul's penalty counts for the player it is given to), and
 the opposite for the other (zero-sum). The game terminates for both when one reaches the
-target and is truncated for both at the stroke cap.
+target and is truncated for both at the stroke cap. It renders (``render_mode``) and
+writes its game as a record (:meth:`~SnookerOneRedAEC.save_record`):
+:mod:`onered.env.render`.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -21,6 +24,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from onered.env.core import Config, Frame
+from onered.env.render import RENDER_FPS, RENDER_MODES, RENDER_WIDTH, Screen, write_record
 from onered.env.spaces import action_space, observation_space, read_action
 
 AGENTS: tuple[str, str] = ("player_0", "player_1")
@@ -28,20 +32,28 @@ AGENTS: tuple[str, str] = ("player_0", "player_1")
 
 class SnookerOneRedAEC(AECEnv):  # type: ignore[misc]  # (PettingZoo has no type information)
     """Two agents playing one game. Keyword arguments: ``target``, ``max_strokes``,
-    ``clip``, ``params``, ``table`` (see :class:`~onered.env.core.Config`)."""
+    ``clip``, ``params``, ``table`` (see :class:`~onered.env.core.Config`), and
+    ``render_mode`` (``None``, ``"rgb_array"``, ``"ansi"`` or ``"human"``: the text
+    picture printed after every reset and step) with ``render_width`` (pixels)."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - PettingZoo's convention
-        "render_modes": [],
+        "render_modes": list(RENDER_MODES),
+        "render_fps": RENDER_FPS,
         "name": "snooker_one_red_v0",
         "is_parallelizable": False,
     }
 
-    def __init__(self, **settings: Any) -> None:
+    def __init__(
+        self, render_mode: str | None = None, render_width: int = RENDER_WIDTH, **settings: Any
+    ) -> None:
         super().__init__()
         for name in ("opponent", "agent_first"):
             if name in settings:
                 raise TypeError(f"{name}: not a setting of the two-agent environment")
         self.config = Config(**settings)
+        self._screen = Screen(render_mode, render_width, self.config.params, self.config.table)
+        self.render_mode = self._screen.mode
+        self._seed: int | None = None
         self.possible_agents = list(AGENTS)
         self._action_space = action_space()
         self._observation_space = observation_space(self.config.target)
@@ -59,6 +71,7 @@ class SnookerOneRedAEC(AECEnv):  # type: ignore[misc]  # (PettingZoo has no type
         fixed); ``seed`` seeds :attr:`np_random` for wrappers that draw from it."""
         if seed is not None or not hasattr(self, "np_random"):
             self.np_random, _ = seeding.np_random(seed)
+        self._seed = seed
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(AGENTS, 0.0)
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
@@ -68,6 +81,7 @@ class SnookerOneRedAEC(AECEnv):  # type: ignore[misc]  # (PettingZoo has no type
         self.frame.start(AGENTS, None)
         self.agent_selection = self.frame.to_play()
         self._started = True
+        self._screen.shown(self.frame.game)
 
     def observe(self, agent: str) -> np.ndarray:
         return self.frame.observe(agent)
@@ -91,6 +105,28 @@ class SnookerOneRedAEC(AECEnv):  # type: ignore[misc]  # (PettingZoo has no type
             self.truncations = dict.fromkeys(self.agents, True)
         self.agent_selection = frame.to_play()
         self._accumulate_rewards()
+        self._screen.shown(frame.game)
+
+    def render(self) -> np.ndarray | str | None:
+        """The game now in the ``render_mode``: an ``H×W×3`` ``uint8`` array of the table
+        with the last stroke's paths (``rgb_array``), a text picture (``ansi``), or
+        ``None`` (``human`` prints the text picture at every reset and step)."""
+        if not self._started:
+            raise RuntimeError("call reset() before render()")
+        return self._screen.render(self.frame.game)
+
+    def record(self) -> str:
+        """This game in the record format (``docs/record-format.md``), its strokes played
+        again with their paths; ``seed`` the last ``reset``'s, if given."""
+        if not self._started:
+            raise RuntimeError("call reset() before record()")
+        entrants = dict.fromkeys(AGENTS, "learner")
+        return self._screen.record(self.frame.game, seed=self._seed, entrants=entrants)
+
+    def save_record(self, path: str | Path) -> Path:
+        """Write :meth:`record` to ``path``: ``onered replay`` and ``onered advise
+        --record`` read it."""
+        return write_record(path, self.record())
 
 
 def aec_env(**settings: Any) -> Any:

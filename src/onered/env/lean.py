@@ -66,6 +66,10 @@ class LeanGame:
         self.params = params
         self.table = table
         self.engine = StrokeEngine(params, table) if engine is None else engine
+        #: what was played, in order: each stroke's action and each foul option taken —
+        #: enough for :class:`~onered.game.Game` to play the game again with its records
+        #: (:mod:`onered.env.render`: the pictures' paths and the game record)
+        self.history: list[Action | Option] = []
 
     @property
     def over(self) -> bool:
@@ -113,7 +117,9 @@ class LeanGame:
         verdict."""
         if stroke is None:
             (stroke,) = self.engine.strokes([self.shot(action)])
-        return self.judge(stroke)
+        verdict = self.judge(stroke)
+        self.history.append(action)
+        return verdict
 
     def judge(self, stroke: Stroke) -> Verdict:
         """The referee rules on ``stroke`` (the engine's, of this game's :meth:`shot`)
@@ -131,6 +137,7 @@ class LeanGame:
         balls = settle(self.balls, state, verdict.placements)
         self.state = _with_table(state, balls)
         self.balls = balls
+        self.history.append(option)
         return verdict
 
     def option_positions(self) -> dict[Option, Position]:
