@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from enum import Enum
 
 import numpy as np
 
@@ -22,7 +23,7 @@ from onered.errors import OneredError
 from onered.game import Action, Position
 from onered.physics import Params, TableSpec
 from onered.players import Player
-from onered.rules import Match, Option, Stroke
+from onered.rules import Match, Option, Stroke, Verdict
 
 #: The players' names in the referee's match: the agent (or player_0/player_1 in the
 #: two-agent form) and the built-in opponent.
@@ -55,6 +56,37 @@ class _Options(Mapping[Option, Position]):
         return len(self._get())
 
 
+class Reward(Enum):
+    """What the single-agent and vector forms pay between two decisions of the agent.
+
+    ``margin``: the agent's points minus the opponent's (the score difference's change:
+    the opponent's fouls and visits count). ``own``: what the agent's own strokes earned,
+    each stroke's points, or minus its penalty when it fouls; the opponent's points and
+    fouls are not counted, so a policy cannot profit from the opponent's mistakes alone.
+    """
+
+    MARGIN = "margin"
+    OWN = "own"
+
+
+def own_points(verdict: Verdict) -> int:
+    """The striker's own gain from one stroke under :attr:`Reward.OWN`: its points, or
+    minus the penalty when the referee called a foul."""
+    return -verdict.foul.penalty if verdict.foul is not None else verdict.points
+
+
+def check_reward(value: object) -> Reward:
+    """``value`` (a :class:`Reward` or its name) as a :class:`Reward`, or
+    :class:`ConfigError` naming the setting."""
+    if isinstance(value, Reward):
+        return value
+    try:
+        return Reward(value)
+    except ValueError:
+        names = ", ".join(r.value for r in Reward)
+        raise ConfigError(f"reward: expected one of {names}, got {value!r}") from None
+
+
 class ConfigError(OneredError, ValueError):
     """An environment setting that cannot be used; the message names it."""
 
@@ -68,7 +100,8 @@ class Config:
     ``target``: points to win (2.1); ``max_strokes``: strokes of both players after which
     the episode is truncated; ``opponent``: ``random`` or an AI level (single-agent form
     only); ``agent_first``: the agent plays first (with the white) — ``None`` draws the
-    order from the episode's seed; ``clip``: clip out-of-range actions (else an error).
+    order from the episode's seed; ``clip``: clip out-of-range actions (else an error);
+    ``reward``: what a step pays (:class:`Reward`: ``margin``, the default, or ``own``).
     """
 
     target: int = 100
@@ -76,6 +109,7 @@ class Config:
     opponent: str = "random"
     agent_first: bool | None = None
     clip: bool = True
+    reward: Reward = Reward.MARGIN
     params: Params = field(default_factory=Params)
     table: TableSpec = field(default_factory=TableSpec)
 
@@ -85,6 +119,7 @@ class Config:
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ConfigError(f"{name}: expected a positive integer, got {value!r}")
         object.__setattr__(self, "opponent", check_opponent(self.opponent))
+        object.__setattr__(self, "reward", check_reward(self.reward))
         if self.agent_first is not None and not isinstance(self.agent_first, bool):
             raise ConfigError(
                 f"agent_first: expected True, False or None, got {self.agent_first!r}"
@@ -106,6 +141,8 @@ class Frame:
         self.names: tuple[str, str] = (AGENT, OPPONENT)
         self.opponent: Player | None = None
         self.strokes = 0
+        #: each player's own points (his strokes' points less his fouls' penalties)
+        self.own: dict[str, int] = {}
 
     def start(self, names: tuple[str, str], opponent: Player | None) -> None:
         """A new game: ``names[0]`` plays first with the white; ``opponent`` (if any)
@@ -116,6 +153,7 @@ class Frame:
             Match(self.config.target, names), self.config.params, self.config.table, self.engine
         )
         self.strokes = 0
+        self.own = dict.fromkeys(names, 0)
 
     def start_single(self, rng: np.random.Generator) -> None:
         """A new single-agent game: the order (``agent_first``, or a draw) and the
@@ -156,6 +194,13 @@ class Frame:
         k = self.seat(name)
         return s[k] - s[1 - k]
 
+    def tally(self, name: str) -> int:
+        """What the configured :class:`Reward` has paid ``name`` so far: his margin
+        (``margin``) or his own points (``own``); a step's reward is its change."""
+        if self.config.reward is Reward.OWN:
+            return self.own[name]
+        return self.margin(name)
+
     def observe(self, name: str) -> np.ndarray:
         game = self.game
         used = min(1.0, self.strokes / self.config.max_strokes)
@@ -180,8 +225,10 @@ class Frame:
     def play(self, action: Action, stroke: Stroke | None = None) -> None:
         """The player to play plays ``action`` (simulated now, or ``stroke``: its stroke
         from the engine's round)."""
-        self.game.play(action, stroke)
+        striker = self.names[self.game.state.to_play]
+        verdict = self.game.play(action, stroke)
         self.strokes += 1
+        self.own[striker] += own_points(verdict)
 
     def decide(self, decision: Decision) -> None:
         """The player to play takes ``decision``: the foul option, then his stroke."""

@@ -37,6 +37,7 @@ class SnookerOneRedEnv(gym.Env[np.ndarray, np.ndarray]):
         self._started = False
         self._ended = False
         self._margin = 0
+        self._tally = 0
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -52,6 +53,7 @@ class SnookerOneRedEnv(gym.Env[np.ndarray, np.ndarray]):
         self._started = True
         self._ended = False
         self._margin = frame.margin(AGENT)
+        self._tally = frame.tally(AGENT)
         return frame.observe(AGENT), self._info()
 
     def step(self, action: np.ndarray) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
@@ -64,9 +66,10 @@ class SnookerOneRedEnv(gym.Env[np.ndarray, np.ndarray]):
         if not frame.done:  # (an opening visit of the opponent may end the game)
             frame.decide(decision)
             frame.opponent_visit()
-        margin = frame.margin(AGENT)
-        reward = float(margin - self._margin)
-        self._margin = margin
+        self._margin = frame.margin(AGENT)
+        tally = frame.tally(AGENT)  # (the margin, or the agent's own points: config.reward)
+        reward = float(tally - self._tally)
+        self._tally = tally
         self._ended = frame.done
         return frame.observe(AGENT), reward, frame.over, frame.truncated, self._info()
 

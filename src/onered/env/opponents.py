@@ -1,4 +1,6 @@
-"""The built-in opponents of the environment: a random player (fast) and the AI levels.
+"""The built-in opponents of the environment: a random player (fast), a scripted player
+(the shot library's first candidate: fast, between random and the AI's novice) and the AI
+levels.
 
 :class:`RandomPlayer` follows the :class:`~onered.players.Player` protocol, so the game
 loop asks it exactly what it asks an AI player; its every draw comes from its own seeded
@@ -11,6 +13,7 @@ import math
 import random
 from collections.abc import Mapping
 
+from onered.env.library import Library
 from onered.env.spaces import place_in_d
 from onered.errors import OneredError
 from onered.game.loop import placement_problem
@@ -19,6 +22,7 @@ from onered.physics import Params, TableSpec
 from onered.physics.types import Strike
 from onered.players import (
     STRENGTHS,
+    Noise,
     Level,
     Player,
     PlayerKind,
@@ -27,6 +31,7 @@ from onered.players import (
     make_player,
     parse_player,
 )
+from onered.players.strength import clamp_strike
 from onered.rules import Option
 from onered.table import BAULK_Y, D_CENTRE, D_RADIUS, Point
 
@@ -85,9 +90,57 @@ class RandomPlayer:
         return place_in_d(balls, me, D_CENTRE)
 
 
-#: The opponents by name: ``random`` and the AI levels (a computer player's description,
-#: ``ai:<level>[,name=value...]`` of ``onered.players.parse_player``, is accepted too).
-OPPONENTS: tuple[str, ...] = ("random", *STRENGTHS)
+#: The scripted player's execution noise (its strokes are played with it, as an AI
+#: level's are): chosen so that it plays between the random player and the novice.
+SCRIPTED_NOISE = Noise(aim=1.0, speed=0.15, tip=0.1)
+
+
+class ScriptedPlayer:
+    """No search: the shot library's first candidate (:mod:`onered.env.library`), the
+    easiest pot by its ghost-ball aim at a medium pace, else the most likely in-off or
+    cannon, else a thin safety, played with :data:`SCRIPTED_NOISE` (its draws from
+    ``random.Random(seed)``). From hand it places its ball on that stroke's line; after a
+    foul it takes the option the library's leave model values higher."""
+
+    def __init__(
+        self,
+        seed: int,
+        *,
+        params: Params | None = None,
+        table: TableSpec | None = None,
+        noise: Noise = SCRIPTED_NOISE,
+    ) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.noise = noise
+        self.library = Library(params, table)
+
+    @property
+    def description(self) -> str:
+        return "scripted"
+
+    def lag(self, start: Point) -> Strike:
+        """Straight up the table at a middling lag pace."""
+        return Strike(2.4, 90.0)
+
+    def lag_choice(self) -> LagChoice:
+        return LagChoice()
+
+    def choose(self, options: Mapping[Option, Position]) -> Option:
+        return self.library.option(options)
+
+    def decide(self, position: Position) -> Action:
+        for candidate in self.library.candidates(position):
+            if candidate is not None:
+                strike = clamp_strike(self.noise.apply(candidate.strike, self.rng))
+                return Action(strike, candidate.placed)
+        raise RuntimeError("the shot library offered no stroke")  # (its last slot always does)
+
+
+#: The opponents by name: ``random``, ``scripted`` and the AI levels (a computer player's
+#: description, ``ai:<level>[,name=value...]`` of ``onered.players.parse_player``, is
+#: accepted too).
+OPPONENTS: tuple[str, ...] = ("random", "scripted", *STRENGTHS)
 
 
 class OpponentError(OneredError, ValueError):
@@ -97,10 +150,10 @@ class OpponentError(OneredError, ValueError):
 
 
 def check_opponent(name: object) -> str:
-    """The canonical opponent name (``random``, a level, or a computer player's
-    description with parameters), or :class:`OpponentError`."""
-    if name == "random":
-        return "random"
+    """The canonical opponent name (``random``, ``scripted``, a level, or a computer
+    player's description with parameters), or :class:`OpponentError`."""
+    if name in ("random", "scripted"):
+        return str(name)
     spec = _ai(name)
     if spec is not None and spec.level is not None:
         return str(spec) if spec.params else spec.level.value
@@ -113,6 +166,8 @@ def make_opponent(
     """The opponent ``name`` (see :func:`check_opponent`) seeded with ``seed``."""
     if name == "random":  # (every episode makes one: the common case first)
         return RandomPlayer(seed)
+    if name == "scripted":
+        return ScriptedPlayer(seed, params=params, table=table)
     canonical = check_opponent(name)
     spec = _ai(canonical)
     if spec is None:

@@ -66,6 +66,7 @@ class SnookerOneRedVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         self.frames = [Frame(self.config, self.engine) for _ in range(num_envs)]
         self._rngs: list[np.random.Generator | None] = [None] * num_envs
         self._margins = [0] * num_envs
+        self._tallies = [0] * num_envs
         self._ended = np.zeros(num_envs, dtype=bool)
         self._started = False
 
@@ -104,6 +105,7 @@ class SnookerOneRedVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         frame.start_single(rng)
         frame.opponent_visit()
         self._margins[i] = frame.margin(AGENT)
+        self._tallies[i] = frame.tally(AGENT)
 
     def step(
         self, actions: np.ndarray
@@ -139,9 +141,10 @@ class SnookerOneRedVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         truncated = np.zeros(n, dtype=bool)
         for i in playing:
             frame = self.frames[i]
-            margin = frame.margin(AGENT)
-            rewards[i] = margin - self._margins[i]
-            self._margins[i] = margin
+            self._margins[i] = frame.margin(AGENT)
+            tally = frame.tally(AGENT)  # (the margin, or the agent's own points: config.reward)
+            rewards[i] = tally - self._tallies[i]
+            self._tallies[i] = tally
             terminated[i] = frame.over
             truncated[i] = frame.truncated
         self._ended = terminated | truncated
