@@ -13,6 +13,8 @@ together: on one thread each is simulated alone (the fastest measured on one cor
 kernel releases the GIL); each game then has its stroke judged
 (:meth:`~onered.env.lean.LeanGame.judge`). ``workers`` shares the tables out over
 processes, which run the Python of a step (nine tenths of it) on as many cores.
+``render_mode`` (``"rgb_array"`` or ``"ansi"``, in one process) renders every table
+(:mod:`onered.env.render`).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from onered.env.core import AGENT, Config, Frame
+from onered.env.render import RENDER_FPS, RENDER_WIDTH, RenderError, Screen
 from onered.env.spaces import ACTION_NAMES, action_space, observation_space, read_action
 from onered.env.strokes import StrokeEngine
 from onered.env.workers import Workers
@@ -40,18 +43,38 @@ class SnookerOneRedVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
     workers."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - gymnasium's convention
-        "render_modes": [],
+        "render_modes": ["rgb_array", "ansi"],
+        "render_fps": RENDER_FPS,
         "autoreset_mode": AutoresetMode.NEXT_STEP,
     }
 
     def __init__(
-        self, num_envs: int = 8, threads: int = 1, workers: int = 1, **settings: Any
+        self,
+        num_envs: int = 8,
+        threads: int = 1,
+        workers: int = 1,
+        render_mode: str | None = None,
+        render_width: int = RENDER_WIDTH,
+        **settings: Any,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs: expected a positive integer, got {num_envs!r}")
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise ValueError(f"workers: expected a positive integer, got {workers!r}")
         self.config = Config(**settings)
+        if render_mode is not None and workers > 1 and num_envs > 1:
+            raise RenderError("render_mode: the tables are rendered in one process: workers=1")
+        self._screens = [
+            Screen(
+                render_mode,
+                render_width,
+                self.config.params,
+                self.config.table,
+                self.metadata["render_modes"],
+            )
+            for _ in range(num_envs)
+        ]
+        self.render_mode = self._screens[0].mode
         self._workers = (
             Workers(num_envs, min(workers, num_envs), {"threads": threads, **settings})
             if workers > 1 and num_envs > 1
@@ -158,6 +181,18 @@ class SnookerOneRedVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         strokes = self.engine.strokes(shots)
         for (i, action), stroke in zip(jobs, strokes, strict=True):
             frames[i].play(action, stroke)
+
+    def render(self) -> tuple[Any, ...] | None:
+        """Every table's frame in the ``render_mode`` (``rgb_array``: arrays, ``ansi``:
+        strings), in table order; ``None`` without a mode."""
+        if self.render_mode is None:
+            return None
+        if not self._started:
+            raise RuntimeError("call reset() before render()")
+        return tuple(
+            screen.render(frame.game)
+            for screen, frame in zip(self._screens, self.frames, strict=True)
+        )
 
     def close(self, **kwargs: Any) -> None:
         self.engine.close()
