@@ -126,7 +126,7 @@ def test_a_sweep_over_the_cushion_models_runs_end_to_end(
     # the names in a string column, in every part and in the tables put together
     for table in ("games", "strokes"):
         assert str(pq.read_schema(tmp_path / f"{table}.parquet").field("value").type) == "string"
-        for part in ("000000", "000001"):
+        for part in ("000-000000", "001-000000"):  # a sweep's parts: value, game
             schema = pq.read_schema(tmp_path / "parts" / part / f"{table}.parquet")
             assert str(schema.field("value").type) == "string"
     assert result.games["value"].tolist() == models
@@ -145,7 +145,7 @@ def test_a_sweep_over_the_cushion_models_runs_end_to_end(
     # resumed: a lost part is played again, equal to the first time
     import shutil
 
-    shutil.rmtree(tmp_path / "parts" / "000001")
+    shutil.rmtree(tmp_path / "parts" / "001-000000")
     again = run_study(result.spec, tmp_path, jobs=1, report=False)
     for table in ("games", "strokes"):
         pd.testing.assert_frame_equal(again.tables[table], result.tables[table])
@@ -185,8 +185,19 @@ def test_a_finished_study_run_again_runs_nothing(games: StudyResult) -> None:
 
 
 def test_another_studys_folder_is_refused(games: StudyResult) -> None:
-    with pytest.raises(StudyError, match=r"holds another study \(games: 4 there, 5 here\)"):
-        run_study(replace(SMALL_GAMES, games=5), games.folder)
+    with pytest.raises(StudyError, match=r"holds another study \(target: 6 there, 7 here\)"):
+        run_study(replace(SMALL_GAMES, target=7), games.folder)
+    with pytest.raises(StudyError, match=r"\(games: 4 there, 5 here, target: 6 there, 7 here\)"):
+        run_study(replace(SMALL_GAMES, games=5, target=7), games.folder)
+
+
+def test_a_smaller_study_than_the_folders_is_refused(games: StudyResult) -> None:
+    with pytest.raises(StudyError) as refused:
+        run_study(replace(SMALL_GAMES, games=3), games.folder)
+    assert str(refused.value) == (
+        f"--games: {games.folder} holds this study with 4 games, more than the 3 asked; "
+        "ask for 4 (or more, to extend it), or choose another --out"
+    )
 
 
 def test_a_folder_written_by_another_physics_engine_is_refused(tmp_path: Path) -> None:

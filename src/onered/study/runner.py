@@ -107,27 +107,32 @@ def run_study(
     progress: bool | TextIO = False,
     report: bool = True,
 ) -> StudyResult:
-    """Run ``spec`` into the folder ``out`` (resuming what is there), on ``backend``
+    """Run ``spec`` into the folder ``out`` (resuming what is there, or extending the
+    smaller study there: :class:`~onered.study.store.Folder`), holding the folder's lock
+    (another run into it is refused at once), on ``backend``
     (``"local"``: ``jobs`` processes, default one per core; ``"ray"``: Ray at ``address``,
     or a local Ray); ``progress`` shows a bar on stderr (or on the given stream)."""
     check_backend(backend, jobs, address)
     require(report=report)
     spec.check()
     folder = Folder(Path(out), spec)
-    folder.check()
-    total = spec.tasks
-    todo = [i for i in range(total) if i not in folder.done()]
-    runner = make_backend(backend, jobs, address) if todo else None  # before writing
-    try:
-        folder.open()
-        if runner is not None:
-            runner.start(len(todo))
-            _run_tasks(runner, spec, folder, todo, total, progress)
-    finally:
-        close = getattr(runner, "close", None)
-        if close is not None:
-            close()
-    return finish(spec, folder, report=report)
+    folder.check()  # refused before the folder is made
+    with folder.lock():  # one run at a time: another is refused at once
+        folder.check()  # again: another run may have written the folder meanwhile
+        total = spec.tasks
+        done = folder.done()
+        todo = [i for i in range(total) if i not in done]
+        runner = make_backend(backend, jobs, address) if todo else None  # before writing
+        try:
+            folder.open()
+            if runner is not None:
+                runner.start(len(todo))
+                _run_tasks(runner, spec, folder, todo, total, progress)
+        finally:
+            close = getattr(runner, "close", None)
+            if close is not None:
+                close()
+        return finish(spec, folder, report=report)
 
 
 def _run_tasks(
@@ -206,6 +211,11 @@ def load(out: str | Path) -> StudyResult:
         summary = json.loads((path / "summary.json").read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise StudyError(f"{path}: not a finished study ({exc})") from None
+    if len(tables["tasks"]) != spec.tasks:  # tables of a smaller study, being extended
+        raise StudyError(
+            f"{path}: not a finished study (its tables hold {len(tables['tasks'])} of its "
+            f"{spec.tasks} tasks); run it again to finish it"
+        )
     page = path / "report" / "index.html"
     return StudyResult(
         spec=spec,

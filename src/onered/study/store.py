@@ -29,16 +29,22 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from onered.study.spec import Spec, StudyError, spec_from_json, to_json
+from onered.study.lock import LOCK, folder_lock
+from onered.study.spec import ShotsSpec, Spec, StudyError, SweepSpec, spec_from_json, to_json
 from onered.study.work import RECORD
 
 if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
+
     import pyarrow as pa  # type: ignore[import-untyped]
 
     from onered.study.work import Rows
 
 PARTS = "parts"
 SPEC = "spec.json"
+#: The field that says how big a study is, by kind: asked for with a larger one, the study
+#: in a folder is extended (the tasks it holds are kept, only the new ones run).
+SIZE: dict[str, str] = {"games": "games", "sweep": "games", "shots": "samples"}
 _TMP = ".tmp-"
 
 #: Column types of every table (Arrow type names); a part's rows are written with these,
@@ -215,14 +221,21 @@ class Folder:
         self.kind = spec.kind.value
         self.value = value_type(spec)
         self.parts = path / PARTS
+        #: A sweep's games per value (its parts are named by value and game), else 0.
+        self.sweep_games = spec.games if isinstance(spec, SweepSpec) else 0
+        #: The size of the study the folder holds when this one extends it (:meth:`check`).
+        self.extends: int | None = None
 
     def _data(self) -> dict[str, Any]:
         return {**to_json(self.spec), "engine": engine()}
 
     def check(self) -> None:
-        """The folder is absent, empty, or holds this very study (nothing is written)."""
+        """The folder is absent, empty, or holds this very study, or this study smaller
+        (:data:`SIZE`: a study asked for with more games, or more samples, extends the one
+        there: :attr:`extends`); nothing is written."""
         data = self._data()
         spec_file = self.path / SPEC
+        self.extends = None
         if self.path.exists() and not self.path.is_dir():
             raise StudyError(f"--out: {self.path} exists and is not a folder")
         if spec_file.exists():
@@ -232,20 +245,60 @@ class Folder:
             except (OSError, ValueError) as exc:
                 raise StudyError(f"--out: {spec_file} cannot be read ({exc})") from None
             if not same:
-                diff = ", ".join(
-                    f"{k}: {written.get(k)!r} there, {v!r} here"
-                    for k, v in data.items()
-                    if written.get(k) != v
-                )
-                raise StudyError(
-                    f"--out: {self.path} holds another study ({diff}); resume it with the same "
-                    f"settings, or choose another --out (or delete the folder)"
-                )
-        elif self.path.exists() and any(self.path.iterdir()):
+                self._other_size(written, data)
+        elif self.path.exists() and any(p.name != LOCK for p in self.path.iterdir()):
             raise StudyError(
                 f"--out: {self.path} is not empty and holds no study (no {SPEC}); "
                 "choose another folder"
             )
+
+    def _other_size(self, written: dict[str, Any], data: dict[str, Any]) -> None:
+        """The study there differs from this one: accept it when it is this study with a
+        smaller size (:attr:`extends` set to it), refuse it otherwise, naming the
+        differences."""
+        keys = [*data, *(k for k in written if k not in data)]
+        diff = [k for k in keys if written.get(k) != data.get(k)]
+        size = SIZE[self.kind]
+        old, new = written.get(size), data.get(size)
+        if diff == [size] and isinstance(old, int) and isinstance(new, int):
+            if new > old:
+                self.extends = old
+                return
+            flag = f"--{size}"
+            raise StudyError(
+                f"{flag}: {self.path} holds this study with {old} {size}, more than the {new} "
+                f"asked; ask for {old} (or more, to extend it), or choose another --out",
+                params={"folder": str(self.path), "there": old, "here": new},
+            )
+        shown = ", ".join(f"{k}: {written.get(k)!r} there, {data.get(k)!r} here" for k in diff)
+        raise StudyError(
+            f"--out: {self.path} holds another study ({shown}); resume it with the same "
+            f"settings, or choose another --out (or delete the folder)"
+        )
+
+    def lock(self) -> AbstractContextManager[None]:
+        """The folder's lock (:func:`onered.study.lock.folder_lock`): one run at a time."""
+        return folder_lock(self.path)
+
+    def part(self, index: int) -> Path:
+        """The folder of task ``index``'s part: ``parts/000017``; in a sweep
+        ``parts/002-000017`` (value 2, game 17), a name that does not depend on the number
+        of games, so a sweep extended with more games keeps its parts."""
+        if self.sweep_games:
+            value, game = divmod(index, self.sweep_games)
+            return self.parts / f"{value:03d}-{game:06d}"
+        return self.parts / f"{index:06d}"
+
+    def _index(self, name: str) -> int | None:
+        """The task a part's folder name stands for in this study (``None``: not one)."""
+        if self.sweep_games:
+            value, dash, game = name.partition("-")
+            if not (dash and value.isdigit() and game.isdigit()):
+                return None
+            v, k = int(value), int(game)
+            ok = v < self.spec.tasks // self.sweep_games and k < self.sweep_games
+            return v * self.sweep_games + k if ok else None
+        return int(name) if name.isdigit() else None
 
     def open(self) -> None:
         """Create the folder (after :meth:`check`) and write the spec; remove the temporary
@@ -260,21 +313,33 @@ class Folder:
             shutil.rmtree(leftover, ignore_errors=True)
 
     def done(self) -> set[int]:
-        """The tasks whose parts are written."""
+        """The tasks whose parts are written (in a shots study, with this study's number
+        of samples: a part of a smaller study it extends is not done)."""
         out: set[int] = set()
         if not self.parts.is_dir():
             return out
         for entry in self.parts.iterdir():
-            if entry.name.isdigit() and (entry / "task.json").exists():
-                out.add(int(entry.name))
+            index = self._index(entry.name)
+            if index is not None and (entry / "task.json").exists() and self._whole(entry):
+                out.add(index)
         return out
+
+    def _whole(self, part: Path) -> bool:
+        """A shots part has the study's samples (or none: an infeasible position)."""
+        if not isinstance(self.spec, ShotsSpec):
+            return True
+        import pyarrow.parquet as pq  # type: ignore[import-untyped]
+
+        rows = pq.read_table(part / "positions.parquet", columns=["feasible", "samples"])
+        samples = self.spec.samples
+        return all(not r["feasible"] or r["samples"] == samples for r in rows.to_pylist())
 
     def write_part(self, index: int, rows: Rows, task: Mapping[str, Any]) -> None:
         """Task ``index``'s rows, whole or not at all (a folder renamed into place)."""
-        import pyarrow.parquet as pq  # type: ignore[import-untyped]
+        import pyarrow.parquet as pq
 
-        final = self.parts / f"{index:06d}"
-        tmp = self.parts / f"{_TMP}{index:06d}-{os.getpid()}"
+        final = self.part(index)
+        tmp = self.parts / f"{_TMP}{final.name}-{os.getpid()}"
         if tmp.exists():
             shutil.rmtree(tmp)
         tmp.mkdir()
@@ -288,22 +353,38 @@ class Folder:
             text = "".join(row["line"] + "\n" for row in lines)
             (tmp / RECORD_FILE).write_text(text, encoding="utf-8")
         (tmp / "task.json").write_text(json.dumps(dict(task)) + "\n", encoding="utf-8")
-        os.replace(tmp, final)
+        if final.exists():  # a part of the smaller study this one extends: replaced
+            old = self.parts / f"{_TMP}old-{final.name}-{os.getpid()}"
+            os.replace(final, old)
+            os.replace(tmp, final)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.replace(tmp, final)
 
     def read_parts(self, table: str, indices: Iterable[int]) -> pa.Table:
         """``table``'s rows of the tasks ``indices``, in that order."""
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        pieces = [pq.read_table(self.parts / f"{i:06d}" / f"{table}.parquet") for i in indices]
+        pieces = [self._task(pq.read_table(self.part(i) / f"{table}.parquet"), i) for i in indices]
         if not pieces:
             return schema(self.kind, table, self.value).empty_table()
         return pa.concat_tables(pieces)
 
+    def _task(self, table: pa.Table, index: int) -> pa.Table:
+        """A part's rows with ``task`` set to ``index``: a sweep's part keeps the number it
+        was run under, which changes when the sweep is extended (value-major order)."""
+        import pyarrow as pa
+
+        if not self.sweep_games or "task" not in table.column_names:
+            return table
+        column = pa.array([index] * table.num_rows, pa.int64())
+        return table.set_column(table.column_names.index("task"), "task", column)
+
     def task_rows(self, indices: Iterable[int]) -> list[dict[str, Any]]:
         rows = []
         for i in indices:
-            data = json.loads((self.parts / f"{i:06d}" / "task.json").read_text(encoding="utf-8"))
+            data = json.loads((self.part(i) / "task.json").read_text(encoding="utf-8"))
             rows.append({"task": i, **data})
         return rows
 
@@ -326,7 +407,7 @@ class Folder:
     def write_records(self, indices: Iterable[int]) -> None:
         """``records/<part>.jsonl``: every game's record, named as its part (a hard link to
         the part's file where the file system allows, else a copy), put in place whole."""
-        found = [(self.parts / f"{i:06d}", self.parts / f"{i:06d}" / RECORD_FILE) for i in indices]
+        found = [(self.part(i), self.part(i) / RECORD_FILE) for i in indices]
         found = [(part, file) for part, file in found if file.exists()]
         if not found:
             return
