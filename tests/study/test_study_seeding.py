@@ -1,11 +1,13 @@
-"""Seeding and specs: a task's seed depends on the study's seed and its index only, a task's
-rows on nothing else (not on the tasks run before it, nor on how the study was split between
-runs), and a spec written reads back equal."""
+"""Seeding and specs: a task's seed depends on the study's seed and its index only (in a
+sweep, on its game's number within its value: common random numbers), a task's rows on
+nothing else (not on the tasks run before it, nor on how the study was split between runs),
+and a spec written reads back equal."""
 
 from __future__ import annotations
 
 import json
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -33,7 +35,7 @@ from onered.study.spec import (
     to_json,
 )
 from onered.study.store import Folder
-from onered.study.work import run_task
+from onered.study.work import run_task, seed_of
 from study_support import SMALL_SHOTS
 
 
@@ -50,6 +52,27 @@ def test_task_seed_is_the_index_th_child_whatever_the_number_of_tasks(
 )
 def test_task_seeds_differ_between_tasks(seed: int, indices: set[int]) -> None:
     assert len({task_seed(seed, i) for i in indices}) == len(indices)
+
+
+@given(
+    seed=st.integers(0, 2**63 - 1),
+    values=st.integers(1, 6),
+    games=st.integers(1, 50),
+    data=st.data(),
+)
+def test_a_tasks_seed_is_its_index_s_or_in_a_sweep_its_game_s(
+    seed: int, values: int, games: int, data: st.DataObject
+) -> None:
+    sweep = SweepSpec(values=tuple(0.7 + 0.01 * k for k in range(values)), games=games, seed=seed)
+    index = data.draw(st.integers(0, sweep.tasks - 1))
+    k, game = sweep.task_value(index)
+    assert seed_of(sweep, index) == task_seed(seed, game)
+    # every value's game k alike; the games of one value all different
+    assert {seed_of(sweep, v * games + game) for v in range(values)} == {task_seed(seed, game)}
+    assert len({seed_of(sweep, k * games + g) for g in range(games)}) == games
+    for spec in (GamesSpec(games=sweep.tasks, seed=seed), replace(SMALL_SHOTS, seed=seed)):
+        if index < spec.tasks:
+            assert seed_of(spec, index) == task_seed(seed, index)
 
 
 @pytest.mark.slow  # make check leaves it out; make test runs it

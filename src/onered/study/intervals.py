@@ -35,7 +35,10 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float] | None
     centre = p + z2 / (2 * n)
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
     scale = 1 + z2 / n
-    return (max(0.0, (centre - half) / scale), min(1.0, (centre + half) / scale))
+    # at none and at all the bound is exactly 0 or 1 (the formula's, without its rounding)
+    low = 0.0 if successes == 0 else max(0.0, (centre - half) / scale)
+    high = 1.0 if successes == n else min(1.0, (centre + half) / scale)
+    return (low, high)
 
 
 def ratio_se(sums: Sequence[float], counts: Sequence[float]) -> float | None:
