@@ -165,3 +165,137 @@ def test_a_missing_study_extra_is_named(
     err = capsys.readouterr().err
     assert "(pyarrow missing): pip install 'onered[study]' pandas" in err
     assert not (tmp_path / "out").exists()
+
+
+# --- onered study run SPEC ------------------------------------------------------------------
+
+#: ``SMALL_GAMES`` as a hand-written spec file gives it (the other fields: defaults).
+SMALL_GAMES_JSON = {
+    "kind": "games", "p1": "ai:beginner", "p2": "ai:novice", "games": 4, "target": 6,
+    "max_strokes": 60, "seed": 7,
+}  # fmt: skip
+
+
+def _write(path: Path, data: object) -> Path:
+    import json
+
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def test_study_run_runs_a_hand_written_spec_with_the_defaults_filled_in(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from onered.study import load
+    from study_support import SMALL_GAMES
+
+    spec = _write(tmp_path / "mine.json", SMALL_GAMES_JSON)
+    out = tmp_path / "out"
+    argv = ["study", "run", str(spec), "--out", str(out), "--jobs", "2", "--no-progress"]
+    assert main(argv) == 0
+    assert f"summary: {out / 'summary.json'}" in capsys.readouterr().out
+    assert load(out).spec == SMALL_GAMES
+
+
+def test_study_run_of_a_folder_resumes_it_and_extends_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import pandas as pd
+
+    from onered.study import load
+
+    out = tmp_path / "study"
+    spec = _write(tmp_path / "mine.json", SMALL_GAMES_JSON)
+    assert main(["study", "run", str(spec), "--out", str(out), "--jobs", "1", "--no-progress"]) == 0
+    first = load(out)
+    assert main(["study", "run", str(out), "--no-progress"]) == 0  # a finished study: nothing runs
+    pd.testing.assert_frame_equal(load(out).tasks, first.tasks)
+    assert main(["study", "run", str(out / "spec.json"), "--games", "6", "--no-progress"]) == 0
+    extended = load(out)
+    assert list(extended.games["task"]) == list(range(6))
+    pd.testing.assert_frame_equal(extended.tasks.iloc[:4], first.tasks)  # kept, not replayed
+    capsys.readouterr()
+    assert main(["study", "run", str(out), "--games", "5", "--no-progress"]) == 2
+    assert capsys.readouterr().err == (
+        f"onered study: --games: {out} holds this study with 6 games, more than the 5 asked; "
+        "ask for 6 (or more, to extend it), or choose another --out\n"
+    )
+    assert main(["study", "run", str(out), "--samples", "5"]) == 2
+    assert "--samples: a games study has no samples; its size is --games" in (
+        capsys.readouterr().err
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"kind": "games", "games": "ten"}', 'games: expected a whole number, got "ten"'),
+        ('{"kind": "games", "games": 0}', "games: expected a whole number in [1, 10000000], got 0"),
+        ('{"kind": "games", "max_strokes": 0}', "max_strokes: expected a whole number in"),
+        ('{"kind": "games", "gmes": 3}', "gmes: not a field of a games study (its fields: p1,"),
+        ('{"kind": "games", "p1": "ai:wizard"}', "p1: player 'ai:wizard': unknown level"),
+        ('{"kind": "games", "lag": "yes"}', 'lag: expected true or false, got "yes"'),
+        ('{"kind": "games", "physics": {"e_c": 2}}', "physics: expected a list of [name, value]"),
+        ('{"kind": "games", "physics": [["e_c", 2]]}', "physics: params.e_c: must lie in [0, 1]"),
+        ('{"kind": "games", "format": 1}', "format: 1, this onered reads format"),
+        ('{"kind": "match"}', "kind: expected one of games, shots, sweep, got 'match'"),
+        ('{"games": 3}', "kind: expected one of games, shots, sweep, got None"),
+        ('{"kind": "shots", "fixed": [5, 5]}', "fixed: balls['white'] at (5, 5) is off the table"),
+        ('{"kind": "shots", "grid": [3]}', "grid: expected a list of 2 whole numbers, got [3]"),
+        ('{"kind": "shots", "shot": "bank"}', 'shot: expected one of pot, in-off, got "bank"'),
+        ('{"kind": "shots", "side": 0.7, "height": 0.7}', "side/height: the tip offset must be"),
+        ('{"kind": "sweep", "values": []}', "values: expected at least one value"),
+        ('{"kind": "sweep", "values": [1.5]}', "values (e_c): params.e_c: must lie in [0, 1]"),
+        ("[1, 2]", "expected a JSON object of the study's fields, got list"),
+        (
+            '{"kind": "games",',
+            "not JSON: Expecting property name enclosed in double quotes at line",
+        ),
+    ],
+)
+def test_a_bad_spec_file_is_named_with_its_field(
+    text: str, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spec = tmp_path / "spec-file.json"
+    spec.write_text(text, encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["study", "run", str(spec), "--out", str(out), "--lang", "en"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"onered study: {spec}: {message}"), err
+    assert err.count("\n") == 1
+    assert not out.exists()
+
+
+def test_a_missing_spec_file_or_a_folder_without_a_study_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["study", "run", str(tmp_path / "none.json"), "--lang", "en"]) == 2
+    assert f"{tmp_path / 'none.json'}: cannot be read (No such file or directory)" in (
+        capsys.readouterr().err
+    )
+    assert main(["study", "run", str(tmp_path), "--lang", "en"]) == 2
+    assert f"onered study: {tmp_path}: holds no study (no spec.json)\n" == capsys.readouterr().err
+
+
+def test_spec_file_and_lock_errors_in_russian(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import os
+    import platform
+
+    from onered.study.lock import folder_lock
+
+    spec = _write(tmp_path / "s.json", {"kind": "games", "games": 0})
+    assert main(["study", "run", str(spec), "--lang", "ru"]) == 2
+    assert capsys.readouterr().err == (
+        f"onered study: Исследование из файла {spec} не запускается: games: expected a whole "
+        "number in [1, 10000000], got 0\n"
+    )
+    good = _write(tmp_path / "good.json", SMALL_GAMES_JSON)
+    out = tmp_path / "out"
+    with folder_lock(out):
+        assert main(["study", "run", str(good), "--out", str(out), "--lang", "ru"]) == 2
+    assert capsys.readouterr().err == (
+        f"onered study: Папка исследования {out} занята другим запуском (процесс {os.getpid()} "
+        f"на {platform.node()}); дождитесь его конца, остановите его или выберите другую --out.\n"
+    )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
 HELP = "studies: many games, shot maps, parameter sweeps (tables, summary, report)"
@@ -18,6 +19,9 @@ EPILOG = """examples:
   onered study sweep --param cushion_model --values mathavan2010,han2005
   onered study games --physics cushion_model=han2005,e_c=0.85
   onered study games --backend ray --address 127.0.0.1:6379
+  onered study run onered-study/games                 # the study in a folder, again
+  onered study run onered-study/games --games 40      # ... extended to 40 games
+  onered study run my-study.json --out my-study       # a spec file written by hand
 the report lands in <out>/report/index.html (default out: ./onered-study/<kind>)"""
 
 
@@ -26,18 +30,23 @@ def _common(p: argparse.ArgumentParser, kind: str) -> None:
         "--out", metavar="DIR", help=f"the study's folder (default ./onered-study/{kind})"
     )
     p.add_argument("--seed", type=int, default=1, help="the study's seed (default 1)")
-    p.add_argument(
-        "--jobs", type=int, help="worker processes (local: default one per core; ray: local CPUs)"
-    )
-    p.add_argument("--backend", choices=("local", "ray"), default="local", help="default local")
-    p.add_argument("--address", help="with --backend ray: join the cluster at HOST:PORT")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _how(p)
     p.add_argument(
         "--physics",
         default="",
         metavar="NAME=V,...",
         help="table parameters: numbers, the cushion model by name (cushion_model=han2005)",
     )
+
+
+def _how(p: argparse.ArgumentParser) -> None:
+    """How a study runs (not what it is): workers, backend, progress bar."""
+    p.add_argument(
+        "--jobs", type=int, help="worker processes (local: default one per core; ray: local CPUs)"
+    )
+    p.add_argument("--backend", choices=("local", "ray"), default="local", help="default local")
+    p.add_argument("--address", help="with --backend ray: join the cluster at HOST:PORT")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
 def _game_settings(p: argparse.ArgumentParser, games: int, p1: str, p2: str) -> None:
@@ -122,6 +131,29 @@ def configure(parser: argparse.ArgumentParser) -> None:
     _game_settings(sweep, 4, "ai:amateur", "ai:amateur")
     _common(sweep, "sweep")
 
+    rerun = sub.add_parser(
+        "run",
+        help="a study from its spec file, or the study in a folder (resume it, extend it)",
+        description="Run the study a spec file describes: the spec.json a study's folder "
+        "holds, or one written by hand (kind and the fields it changes; the others take "
+        "their defaults). Given a folder, run the study in it: resume it, or with --games "
+        "or --samples extend it.",
+    )
+    rerun.add_argument("spec", metavar="SPEC", help="a spec file (JSON), or a study's folder")
+    rerun.add_argument(
+        "--out",
+        metavar="DIR",
+        help="the study's folder (default: SPEC when it is a folder, or the folder whose "
+        "spec.json it is; else ./onered-study/<kind>)",
+    )
+    rerun.add_argument(
+        "--games", type=int, help="games (a sweep: per value) instead of the spec's: more extend it"
+    )
+    rerun.add_argument(
+        "--samples", type=int, help="a shots study's samples per position: more extend it"
+    )
+    _how(rerun)
+
 
 def _floats(text: str, n: int | None, what: str) -> tuple[float, ...]:
     from onered.study.spec import StudyError
@@ -177,6 +209,37 @@ def _spec(args: argparse.Namespace) -> Any:
     return SweepSpec(param=args.param, values=_sweep_values(args), who=args.who, **games)
 
 
+def _from_file(args: argparse.Namespace) -> tuple[Any, Path]:
+    """``study run``: the study of the spec file (or folder) ``args.spec``, resized by
+    ``--games``/``--samples``, and its folder."""
+    from dataclasses import replace
+
+    from onered.study.spec import StudyError
+    from onered.study.specfile import read_spec
+    from onered.study.store import PARTS, SIZE, SPEC
+
+    source = Path(args.spec)
+    spec = read_spec(source)
+    size = SIZE[spec.kind.value]
+    for flag, value in (("games", args.games), ("samples", args.samples)):
+        if value is None:
+            continue
+        if flag != size:
+            raise StudyError(
+                f"--{flag}: a {spec.kind.value} study has no {flag}; its size is --{size}"
+            )
+        spec = replace(spec, **{size: value})
+    if args.out:
+        out = Path(args.out)
+    elif source.is_dir():
+        out = source
+    elif source.name == SPEC and (source.parent / PARTS).is_dir():
+        out = source.parent
+    else:
+        out = Path("onered-study", spec.kind.value)
+    return spec, out
+
+
 #: ``--from``, ``--to``, ``--steps`` when not given (the spec's default values).
 START, STOP, STEPS = 0.7, 0.94, 4
 
@@ -212,18 +275,22 @@ def _sweep_values(args: argparse.Namespace) -> tuple[float | str, ...]:
 
 def run(args: argparse.Namespace) -> int:
     """Run the study; 0 when done, 2 on bad arguments, 130 when stopped by Ctrl+C."""
-    from pathlib import Path
-
     if args.kind is None:
-        print("onered study: choose a kind: games, shots or sweep (see --help)", file=sys.stderr)
+        print(
+            "onered study: choose a kind: games, shots or sweep, or run SPEC (see --help)",
+            file=sys.stderr,
+        )
         return 2
     from onered.cli import error_line
     from onered.study import StudyInterruptedError, run_study
     from onered.texts import Lang
 
     try:
-        spec = _spec(args)
-        out = Path(args.out) if args.out else Path("onered-study", args.kind)
+        if args.kind == "run":
+            spec, out = _from_file(args)
+        else:
+            spec = _spec(args)
+            out = Path(args.out) if args.out else Path("onered-study", args.kind)
         result = run_study(
             spec,
             out,

@@ -46,7 +46,7 @@ class StudyLockedError(StudyError):
         super().__init__(
             f"--out: {folder} is in use by another run ({who}{when}); wait for it to end, "
             "or stop it (its lock goes with it), or choose another --out",
-            params={"folder": str(folder), "who": who, "pid": pid or "", "host": host or ""},
+            params={"folder": str(folder), **({"pid": pid, "host": host} if pid and host else {})},
         )
 
 

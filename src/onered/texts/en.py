@@ -680,6 +680,11 @@ WORDS: dict[str, str] = {
         "Stopped: {done} of {total} tasks are done and kept in {folder}; run the same study "
         "again to resume it."
     ),
+    "error.study_locked": (
+        "The study's folder {folder} is in use by another run (process {pid} on {host}); wait "
+        "for it to end, or stop it, or choose another --out."
+    ),
+    "error.study_spec": "The spec file {file} cannot be run: {reason}",
     "error.env_action": "The environment cannot read the action: {detail}",
     "error.env_config": "An environment setting is wrong: {detail}",
     "error.opponent": "No such opponent: {detail}",
