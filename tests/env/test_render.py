@@ -277,13 +277,13 @@ def test_gymnasiums_record_video_works_when_moviepy_is_installed(tmp_path: Path)
 
     env = RecordVideo(
         gym.make(ENV_ID, render_mode="rgb_array", target=10, max_strokes=6, render_width=96),
-        str(tmp_path),
+        str(tmp_path / "videos"),
         episode_trigger=lambda _: True,
         disable_logger=True,
     )
     play_out(env, 6)
     env.close()
-    assert list(tmp_path.glob("*.mp4"))
+    assert list((tmp_path / "videos").glob("*.mp4"))
 
 
 # --- the game record -------------------------------------------------------------------------
@@ -354,3 +354,15 @@ def test_a_record_that_cannot_be_written_is_named(tmp_path: Path) -> None:
     env.reset(seed=0)
     with pytest.raises(RenderError, match="cannot write the record"):
         env.save_record(tmp_path / "missing" / "episode.jsonl")
+
+
+def test_frames_draw_the_cloth_flat() -> None:
+    """The rasteriser's style sheet (``FLAT_STYLE``) still finds the drawer's cloth: the
+    middle of the bed is one colour (the gradient would cost twice the time)."""
+    env = gym.make(ENV_ID, render_mode="rgb_array", target=30, render_width=160)
+    env.reset(seed=0)
+    frame = env.render()
+    assert isinstance(frame, np.ndarray)
+    h, w, _ = frame.shape
+    patch = frame[h // 2 - 30 : h // 2 - 10, w // 4 : w // 2].reshape(-1, 3)
+    assert len(np.unique(patch, axis=0)) == 1
