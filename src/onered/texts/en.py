@@ -687,6 +687,7 @@ WORDS: dict[str, str] = {
     "error.study_spec": "The spec file {file} cannot be run: {reason}",
     "error.env_action": "The environment cannot read the action: {detail}",
     "error.env_config": "An environment setting is wrong: {detail}",
+    "error.env_render": "The environment cannot render: {detail}",
     "error.opponent": "No such opponent: {detail}",
     "error.store": "The database cannot be opened: {detail}",
     "error.api": "The request failed: {detail}",

@@ -695,6 +695,7 @@ WORDS: dict[str, str] = {
     "error.study_spec": "Исследование из файла {file} не запускается: {reason}",
     "error.env_action": "Среда не может прочитать действие: {detail}",
     "error.env_config": "Неверная настройка среды: {detail}",
+    "error.env_render": "Среда не может нарисовать игру: {detail}",
     "error.opponent": "Неизвестный соперник: {detail}",
     "error.store": "База данных не открывается: {detail}",
     "error.api": "Запрос не выполнен: {detail}",
