@@ -6,6 +6,7 @@ to the same score (the seam "an episode's record replays")."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import gymnasium as gym
@@ -366,3 +367,17 @@ def test_frames_draw_the_cloth_flat() -> None:
     h, w, _ = frame.shape
     patch = frame[h // 2 - 30 : h // 2 - 10, w // 4 : w // 2].reshape(-1, 3)
     assert len(np.unique(patch, axis=0)) == 1
+
+
+def test_ansi_says_a_foul_and_whom_its_penalty_goes_to() -> None:
+    env = gym.make(ENV_ID, render_mode="ansi", target=100)
+    env.reset(seed=11)
+    said = []
+    for action in random_actions(11, 40):
+        env.step(action)
+        text = env.render()
+        assert isinstance(text, str)
+        said.append(text.splitlines()[2])
+    fouls = [line for line in said if "foul:" in line]
+    assert fouls  # the random opponent fouls often
+    assert all(re.search(r"foul: [a-z ,-]+; \d+ to (agent|opponent)$", line) for line in fouls)

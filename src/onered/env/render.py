@@ -161,11 +161,12 @@ def turn_line(game: Game) -> str:
     return f"to play: {state.match.players[state.to_play]} ({ball.value}{where}){option}"
 
 
-def verdict_words(verdict: Verdict) -> str:
-    """A stroke's verdict in words: what scored, or the foul and its penalty."""
+def verdict_words(verdict: Verdict, players: tuple[str, str]) -> str:
+    """A stroke's verdict in words: what scored, or the foul and whom its penalty goes to."""
     if verdict.foul is not None:
         fouls = ", ".join(text(code, Lang.EN) for code in verdict.foul.codes)
-        return f"foul: {fouls} ({verdict.foul.penalty} away)"
+        receiver = players[1] if verdict.striker == players[0] else players[0]
+        return f"foul: {fouls}; {verdict.foul.penalty} to {receiver}"
     if not verdict.scored:
         return "no score"
     parts = ", ".join(f"{text(kind, Lang.EN)} {value}" for kind, value in verdict.scored)
@@ -183,7 +184,7 @@ def last_line(game: Game) -> str:
     verdict = entry.verdict
     return (
         f"last stroke ({verdict.stroke}): {entry.striker} ({entry.cue_ball.value}): "
-        f"{verdict_words(verdict)}"
+        f"{verdict_words(verdict, game.match.players)}"
     )
 
 
