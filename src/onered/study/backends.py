@@ -8,7 +8,9 @@ is kept apart from the results (``tasks.parquet``).
 Local processes are ``multiprocessing`` workers forked from the study's process (started
 before the progress bar's thread; a forked worker needs no ``if __name__ == "__main__"``
 guard in the caller's script, which *spawn* would) that ignore Ctrl+C, which the parent
-handles by terminating them. Ray is imported only when chosen (the ``ray`` extra).
+handles by terminating them, and die with the parent (Linux kills them when it does, even
+by SIGKILL; elsewhere a thread watches for it). Ray is imported only when chosen (the
+``ray`` extra).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import logging
 import os
 import platform
 import signal
+import sys
 import time
 from collections.abc import Iterator, Sequence
 from typing import Any, Protocol
@@ -51,8 +54,46 @@ def _execute_local(job: tuple[Spec, int]) -> Done:
     return execute(*job)
 
 
-def _ignore_interrupt() -> None:
+#: Linux's ``prctl`` option asking for a signal when the parent dies.
+_PR_SET_PDEATHSIG = 1
+
+
+def _worker_init(parent: int) -> None:
+    """Set up a forked worker: Ctrl+C is the parent's to handle; the worker dies with its
+    parent (even a SIGKILLed one) instead of running on alone; a pipe closed under it ends
+    it silently (no ``BrokenPipeError`` traceback)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    if not _die_with_parent():
+        _watch_parent(parent)
+    if os.getppid() != parent:  # the parent died before the line above
+        os._exit(1)
+
+
+def _die_with_parent() -> bool:
+    """Ask Linux to SIGKILL this process when its parent dies (False elsewhere)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return bool(libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0)
+    except (OSError, AttributeError):
+        return False
+
+
+def _watch_parent(parent: int, period: float = 1.0) -> None:
+    """Where the kernel cannot do it: a thread that ends the process once its parent is
+    gone (its parent id changes)."""
+    import threading
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(period)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="onered-parent-watch", daemon=True).start()
 
 
 class Backend(Protocol):
@@ -97,7 +138,9 @@ class LocalBackend:
         import multiprocessing
 
         ctx = multiprocessing.get_context("fork")
-        self._pool = ctx.Pool(min(self.workers, tasks), initializer=_ignore_interrupt)
+        self._pool = ctx.Pool(
+            min(self.workers, tasks), initializer=_worker_init, initargs=(os.getpid(),)
+        )
 
     def stop(self) -> None:
         if self._pool is not None:
