@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from onered.study import StudyError, SweepSpec, load, run_study
 from onered.study.lock import LOCK, StudyLockedError, folder_lock
@@ -239,3 +241,43 @@ def test_an_extension_stopped_half_way_is_no_finished_study_until_run_again(
     with pytest.raises(StudyError, match="its tables hold 4 of its 6 tasks\\); run it again"):
         load(tmp_path)
     assert len(run_study(bigger, tmp_path, jobs=1, report=False).games) == 6
+
+
+# --- seams: part names, spec files ------------------------------------------------------------
+
+
+@given(
+    values=st.integers(1, 12),
+    games=st.integers(1, 50),
+    more=st.integers(0, 50),
+    data=st.data(),
+)
+def test_a_sweeps_part_is_named_by_value_and_game_whatever_the_games(
+    values: int, games: int, more: int, data: st.DataObject
+) -> None:
+    spec = replace(SMALL_SWEEP, values=tuple(0.5 + v / 100 for v in range(values)), games=games)
+    bigger = replace(spec, games=games + more)
+    folder, grown = Folder(Path("x"), spec), Folder(Path("x"), bigger)
+    index = data.draw(st.integers(0, spec.tasks - 1))
+    value, game = spec.task_value(index)
+    name = folder.part(index).name
+    assert folder._index(name) == index  # the name reads back as its task
+    assert grown.part(value * bigger.games + game).name == name  # the same part, grown
+    assert grown._index(name) == value * bigger.games + game
+
+
+@given(games=st.integers(1, 10_000), seed=st.integers(0, 2**63 - 1), lag=st.booleans())
+def test_a_spec_file_written_by_to_json_reads_back_equal(games: int, seed: int, lag: bool) -> None:
+    from onered.study.spec import to_json
+    from onered.study.specfile import spec_of
+
+    for spec in (
+        replace(SMALL_GAMES, games=games, seed=seed, lag=lag),
+        replace(SMALL_SWEEP, games=games, seed=seed, lag=lag),
+        replace(SMALL_SHOTS, samples=games, seed=seed),
+    ):
+        assert spec_of(to_json(spec), Path("spec.json")) == spec
+        # a hand-written file: its kind and the fields that differ from the defaults
+        defaults = to_json(type(spec)())
+        short = {k: v for k, v in to_json(spec).items() if k == "kind" or defaults[k] != v}
+        assert spec_of(short, Path("mine.json")) == spec
