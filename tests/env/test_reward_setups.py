@@ -88,7 +88,7 @@ def test_the_vector_form_pays_the_same_own_rewards(seed: int) -> None:
         env.reset(seed=seed + i)
     for _ in range(40):
         actions = rng.uniform(-1, 1, (3, 8)).astype(np.float32)
-        _, rewards, term, trunc, _ = vector.step(actions)
+        _, rewards, _term, _trunc, _ = vector.step(actions)
         for i, env in enumerate(single):
             if env._ended:
                 env.reset()

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from onered.env import ActionError, encode_action, read_action
 from onered.env.discrete import ShotLibraryEnv
-from onered.env.library import K, SLOTS, Kind, Library
+from onered.env.library import SLOTS, K, Kind, Library
 from onered.env.opponents import OPPONENTS, ScriptedPlayer, check_opponent, make_opponent
 from onered.game.loop import placement_problem
 from onered.players.strength import Noise
@@ -28,7 +28,8 @@ def _episode(seed: int, opponent: str, target: int, cap: int) -> list[tuple[obje
     done = False
     while not done:
         mask = info["action_mask"]
-        assert mask.shape == (K,) and mask.any()
+        assert mask.shape == (K,)
+        assert mask.any()
         assert (env.action_masks() == mask.astype(bool)).all()
         assert env.observation_space.contains(obs)
         candidates = env.candidates()
@@ -41,7 +42,9 @@ def _episode(seed: int, opponent: str, target: int, cap: int) -> list[tuple[obje
                 continue
             if position.in_hand:
                 assert candidate.placed is not None
-                assert placement_problem(position.balls, position.cue_ball, candidate.placed) is None
+                assert (
+                    placement_problem(position.balls, position.cue_ball, candidate.placed) is None
+                )
                 # the environment places the ball where the candidate asks
                 decision = read_action(encode_action(candidate.strike, candidate.placed))
                 assert np.allclose(decision.place, candidate.placed, atol=1e-6)
@@ -73,7 +76,8 @@ def test_the_same_seed_gives_the_same_candidates(seed: int) -> None:
 
 
 def test_the_last_slot_is_always_there_and_slot_zero_is_the_easiest_pot() -> None:
-    assert SLOTS[0].kind is Kind.POT and SLOTS[0].rank == 0
+    assert SLOTS[0].kind is Kind.POT
+    assert SLOTS[0].rank == 0
     assert SLOTS[-1].kind is Kind.ANY
     env = ShotLibraryEnv(target=20)
     _, info = env.reset(seed=3)
@@ -93,17 +97,21 @@ def test_a_masked_or_malformed_action_is_refused_by_name() -> None:
 
 
 def test_the_scripted_opponent_is_named_and_plays_the_first_candidate() -> None:
-    assert "scripted" in OPPONENTS and check_opponent("scripted") == "scripted"
+    assert "scripted" in OPPONENTS
+    assert check_opponent("scripted") == "scripted"
     player = make_opponent("scripted", 5)
-    assert isinstance(player, ScriptedPlayer) and player.description == "scripted"
+    assert isinstance(player, ScriptedPlayer)
+    assert player.description == "scripted"
     env = ShotLibraryEnv(target=20, agent_first=True)
     env.reset(seed=2)
     position = env.frame.game.position
     first = next(c for c in Library().candidates(position) if c is not None)
     exact = ScriptedPlayer(0, noise=Noise(aim=0.0, speed=0.0, tip=0.0)).decide(position)
-    assert exact.strike == first.strike and exact.placed == first.placed
+    assert exact.strike == first.strike
+    assert exact.placed == first.placed
     noisy = ScriptedPlayer(0).decide(position)
-    assert noisy.placed == first.placed and noisy.strike != first.strike
+    assert noisy.placed == first.placed
+    assert noisy.strike != first.strike
 
 
 def test_the_scripted_opponent_is_deterministic_by_seed() -> None:

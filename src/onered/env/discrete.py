@@ -22,8 +22,8 @@ import numpy as np
 
 from onered.env.core import AGENT, Frame
 from onered.env.gym_env import SnookerOneRedEnv
-from onered.env.library import K, Candidate, Library
-from onered.env.spaces import ActionError, encode_action
+from onered.env.library import Candidate, K, Library
+from onered.env.spaces import ActionError, encode_action, observation_space
 from onered.rules import Option
 from onered.table import D_CENTRE
 
@@ -39,7 +39,7 @@ class ShotLibraryEnv(gym.Env[np.ndarray, np.int64]):
         config = self.inner.config
         self.library = Library(config.params, config.table)
         self.action_space = gym.spaces.Discrete(K)
-        base = self.inner.observation_space
+        base = observation_space(config.target)
         self.observation_space = gym.spaces.Box(
             np.concatenate([base.low, np.zeros(K, np.float32)]),
             np.concatenate([base.high, np.ones(K, np.float32)]),

@@ -176,10 +176,7 @@ class Library:
         pots: list[_Found] = []
         inoffs: list[_Found] = []
         cannons: list[_Found] = []
-        if in_hand:
-            places = self._places(position, objects)
-        else:
-            places = [(balls[me], None)]
+        places = self._places(position, objects) if in_hand else [(balls[me], None)]
         for cue, placed in places:
             for k, (ball, obj) in enumerate(objects):
                 if placed is not None and in_baulk(obj):
@@ -369,4 +366,3 @@ def _first_target(
         if not (from_hand and in_baulk(p)):
             return ball, p
     return None
-

@@ -22,8 +22,8 @@ from onered.physics import Params, TableSpec
 from onered.physics.types import Strike
 from onered.players import (
     STRENGTHS,
-    Noise,
     Level,
+    Noise,
     Player,
     PlayerKind,
     PlayerSpec,
