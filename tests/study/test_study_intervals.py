@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from onered.study.intervals import Z95, ratio_se, wilson
+from onered.study.intervals import Z95, paired_ratio_diff_se, ratio_se, wilson
 from onered.study.summary import clustered_se, visit_figures, win_figures
 
 
@@ -113,3 +113,36 @@ def test_fewer_than_two_games_have_no_error() -> None:
     assert ratio_se([], []) is None
     with pytest.raises(ValueError, match="one of each"):
         ratio_se([1, 2], [1])
+
+
+@given(pairs=st.lists(st.tuples(st.integers(0, 30), st.integers(0, 30)), min_size=2, max_size=40))
+def test_the_paired_error_of_one_unit_a_game_is_that_of_the_differences(
+    pairs: list[tuple[int, int]],
+) -> None:
+    a = [(float(x), 1.0) for x, _ in pairs]
+    b = [(float(y), 1.0) for _, y in pairs]
+    d = [y - x for x, y in pairs]
+    assert paired_ratio_diff_se(a, b) == pytest.approx(
+        statistics.stdev(d) / math.sqrt(len(d)), abs=1e-12
+    )
+    assert paired_ratio_diff_se(a, a) == 0.0  # the same games: no noise in the difference
+
+
+@given(
+    sums=st.lists(st.tuples(st.integers(0, 40), st.integers(1, 8)), min_size=2, max_size=30),
+    shift=st.integers(0, 5),
+)
+def test_a_paired_difference_is_as_noisy_as_its_pairs_differ(
+    sums: list[tuple[int, int]], shift: int
+) -> None:
+    """Adding the same points to every visit at the second value moves the difference by
+    them and leaves no error; two independent-looking sides have the error of the two
+    ratios' errors together when their games do not covary (a side that never varies)."""
+    a = [(float(y), float(m)) for y, m in sums]
+    b = [(y + shift * m, m) for y, m in a]
+    assert paired_ratio_diff_se(a, b) == pytest.approx(0.0, abs=1e-9)
+    flat = [(2.0 * m, m) for _, m in a]  # 2 points a visit in every game: no error
+    one = ratio_se([y for y, _ in a], [m for _, m in a])
+    assert paired_ratio_diff_se(flat, a) == pytest.approx(one, rel=1e-9)
+    with pytest.raises(ValueError, match="one pair"):
+        paired_ratio_diff_se(a, a[:-1])

@@ -175,6 +175,13 @@ def test_a_sweeps_values_play_the_same_games(tmp_path: Path) -> None:
         for k in (0, 1)
     ]
     assert same[0].equals(same[1])
+    # and the summary's paired comparison finds no difference, with no error
+    equal = result.summary["values"][1]["against_first"]
+    assert equal["p1_win_rate"] == {"diff": 0.0, "se": 0.0, "ci95": [0.0, 0.0]}
+    for who in ("p1", "p2", "both"):
+        figures = equal["points_per_visit"][who]
+        assert figures is None or figures["diff"] == figures["se"] == 0.0
+    assert result.summary["values"][0]["against_first"] is None
     # a sweep's game k is the game a games study plays from the same seed and players
     players = spec.players_at(0.5)
     row, _, _ = play_one(

@@ -55,3 +55,31 @@ def ratio_se(sums: Sequence[float], counts: Sequence[float]) -> float | None:
     r = sum(sums) / total
     squares = sum((y - r * m) ** 2 for y, m in zip(sums, counts, strict=True))
     return math.sqrt(g / (g - 1) * squares) / total
+
+
+def paired_ratio_diff_se(
+    a: Sequence[tuple[float, float]], b: Sequence[tuple[float, float]]
+) -> float | None:
+    """The standard error of ``R_b - R_a``, each a ratio of sums as in :func:`ratio_se`,
+    whose clusters are paired: ``a[g]`` and ``b[g]`` are the sums and counts of cluster
+    ``g`` under two conditions (game ``g`` of two values of a sweep, played from one seed).
+    By linearisation, cluster ``g`` moves the difference by
+    ``e_g = (y_bg - R_b m_bg) / M_b - (y_ag - R_a m_ag) / M_a`` (``M`` the total counts), and
+    ``se = sqrt(G / (G - 1) * sum(e_g^2))``: the covariance of the pair is in it, so what
+    the two conditions share does not count as noise. ``None`` with fewer than two pairs or
+    no unit on either side. With one unit per cluster it is the error of the mean of the
+    paired differences, ``sd(d) / sqrt(G)``."""
+    if len(a) != len(b):
+        raise ValueError("a and b: expected one pair of sums per cluster")
+    g = len(a)
+    total_a = float(sum(m for _, m in a))
+    total_b = float(sum(m for _, m in b))
+    if g < 2 or total_a <= 0 or total_b <= 0:
+        return None
+    r_a = sum(y for y, _ in a) / total_a
+    r_b = sum(y for y, _ in b) / total_b
+    squares = sum(
+        ((yb - r_b * mb) / total_b - (ya - r_a * ma) / total_a) ** 2
+        for (ya, ma), (yb, mb) in zip(a, b, strict=True)
+    )
+    return math.sqrt(g / (g - 1) * squares)

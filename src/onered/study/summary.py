@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from onered.study.intervals import Z95, ratio_se, wilson
+from onered.study.intervals import Z95, paired_ratio_diff_se, ratio_se, wilson
 from onered.study.spec import GamesSpec, Physics, ShotsSpec, Spec, SweepSpec, to_json
 from onered.study.work import NAMES
 
@@ -103,6 +103,64 @@ def params_used(physics: Physics) -> dict[str, Any]:
     return params_with(dict(physics)).as_json()
 
 
+def _difference(diff: float, se: float | None) -> dict[str, Any]:
+    return {
+        "diff": _round(diff),
+        "se": None if se is None else _round(se),
+        "ci95": None if se is None else [_round(diff - Z95 * se), _round(diff + Z95 * se)],
+    }
+
+
+def _game_sums(strokes: pd.DataFrame, numbers: list[int]) -> list[tuple[float, float]]:
+    """Points and visits of each game number in ``numbers`` (0, 0 for a game without)."""
+    sums = strokes.groupby("game").agg(points=("points", "sum"), visits=("visit_end", "sum"))
+    return [
+        (float(sums.at[k, "points"]), float(sums.at[k, "visits"])) if k in sums.index else (0, 0)
+        for k in numbers
+    ]
+
+
+def against_first(games: pd.DataFrame, strokes: pd.DataFrame, k: int) -> dict[str, Any] | None:
+    """Value ``k`` of a sweep against its first value, game by game (game ``g`` of both
+    played from one seed: common random numbers): the difference of player 1's win rate
+    and of points per visit (each player's and both together), each with its standard
+    error over the paired games (:func:`~onered.study.intervals.paired_ratio_diff_se`) and
+    95 % interval. ``None`` for the first value itself."""
+    if k == 0:
+        return None
+    at = {v: games[games["value_index"] == v] for v in (0, k)}
+    numbers = sorted(set(at[0]["game"]) & set(at[k]["game"]))
+    if not numbers:
+        return None
+    wins = {
+        v: [float(w) for w in (g.set_index("game").loc[numbers, "winner"] == NAMES[0])]
+        for v, g in at.items()
+    }
+    ones = [1.0] * len(numbers)
+    win_diff = (sum(wins[k]) - sum(wins[0])) / len(numbers)
+    out: dict[str, Any] = {
+        "games": len(numbers),
+        "p1_win_rate": _difference(
+            win_diff,
+            paired_ratio_diff_se(
+                list(zip(wins[0], ones, strict=True)), list(zip(wins[k], ones, strict=True))
+            ),
+        ),
+        "points_per_visit": {},
+    }
+    for who in (*NAMES, "both"):
+        pick = strokes if who == "both" else strokes[strokes["striker"] == who]
+        a = _game_sums(pick[pick["value_index"] == 0], numbers)
+        b = _game_sums(pick[pick["value_index"] == k], numbers)
+        ma, mb = sum(m for _, m in a), sum(m for _, m in b)
+        if not (ma and mb):
+            out["points_per_visit"][who] = None
+            continue
+        diff = sum(y for y, _ in b) / mb - sum(y for y, _ in a) / ma
+        out["points_per_visit"][who] = _difference(diff, paired_ratio_diff_se(a, b))
+    return out
+
+
 def summarise(spec: Spec, tables: dict[str, pd.DataFrame]) -> dict[str, Any]:
     """The summary of a finished study."""
     out: dict[str, Any] = {"study": to_json(spec), "tasks": spec.tasks}
@@ -132,6 +190,7 @@ def summarise(spec: Spec, tables: dict[str, pd.DataFrame]) -> dict[str, Any]:
                     "games": len(g),
                     "players": {n: player_figures(g, s, n) for n in NAMES},
                     "both": visit_figures(s, len(g)),
+                    "against_first": against_first(games, strokes, k),
                 }
             )
     elif isinstance(spec, ShotsSpec):
