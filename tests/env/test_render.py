@@ -381,3 +381,15 @@ def test_ansi_says_a_foul_and_whom_its_penalty_goes_to() -> None:
     fouls = [line for line in said if "foul:" in line]
     assert fouls  # the random opponent fouls often
     assert all(re.search(r"foul: [a-z ,-]+; \d+ to (agent|opponent)$", line) for line in fouls)
+
+
+def test_a_record_against_an_ai_level_replays_with_its_intents(tmp_path: Path) -> None:
+    env = SnookerOneRedEnv(target=20, max_strokes=10, opponent="novice", agent_first=False)
+    play_out(env, 9)
+    path = env.save_record(tmp_path / "episode.jsonl")
+    score, identical = final_score(path)
+    assert identical
+    assert score == env.frame.game.state.score
+    lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    assert lines[0]["entrants"]["opponent"] == "ai:novice"
+    assert any("intent" in line for line in lines if line.get("striker") == "opponent")
