@@ -7,8 +7,11 @@
     result.games      # one row per game (pandas)
     result.strokes    # one row per stroke
 
-Every task (a game, a position) is seeded from the study's seed and its index alone, so the
-same seed gives the same rows whatever the backend and the number of workers. Results
+Every task (a game, a position) is seeded from the study's seed and its index alone (a
+sweep's game from its number within its value, the same at every value: common random
+numbers), so the same seed gives the same rows whatever the backend and the number of
+workers. Each game's record is kept (``records/``), every stroke's position before and
+after is in ``strokes``, and every table carries the spec and versions as metadata. Results
 are written as they come to the study's folder, which a stopped study resumes from.
 Needs the ``study`` extra (pyarrow, tqdm, matplotlib, pandas); Ray the ``ray`` extra.
 """
