@@ -32,7 +32,7 @@ from onered.game.model import StrokeRecord
 from onered.game.record import read_record
 from onered.game.replay import replay
 from onered.physics import TableSpec
-from onered.rules import Ball
+from onered.rules import Ball, Option
 
 ACTIONS = len(onered.env.ACTION_NAMES)
 
@@ -393,3 +393,19 @@ def test_a_record_against_an_ai_level_replays_with_its_intents(tmp_path: Path) -
     lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
     assert lines[0]["entrants"]["opponent"] == "ai:novice"
     assert any("intent" in line for line in lines if line.get("striker") == "opponent")
+
+
+def test_a_game_that_cannot_be_played_again_is_refused_not_recorded() -> None:
+    """Should the environment's game and the one played again ever part (or the history
+    hold a stroke the game refuses), the record is refused by name, never written wrong."""
+    env = SnookerOneRedEnv(target=30)
+    play_out(env, 10, steps=3)
+    lean = env.frame.game
+    lean.balls = {**lean.balls, Ball.RED: (0.5, 2.5)}  # the table moved behind its back
+    with pytest.raises(RenderError, match="differs from the environment's"):
+        env.record()
+    env.reset(seed=10)
+    lean = env.frame.game
+    lean.history.append(Option.FROM_D)  # no foul option is pending at the opening
+    with pytest.raises(RenderError, match="cannot be played again"):
+        env.record()

@@ -37,7 +37,7 @@ import numpy as np
 from onered import svg
 from onered.env.lean import LeanGame
 from onered.errors import OneredError
-from onered.game import Game, PhysicsSimulator
+from onered.game import Game, GameError, PhysicsSimulator
 from onered.game.model import ChoiceRecord, StrokeRecord
 from onered.game.record import game_lines
 from onered.physics import Params, TableSpec
@@ -118,11 +118,17 @@ class Follower:
             self._done = 0
         history = lean.history
         for item in history[self._done :]:
-            if isinstance(item, Option):
-                game.choose(item)
-            else:
-                game.play(item)
-        self._done = len(history)
+            try:
+                if isinstance(item, Option):
+                    game.choose(item)
+                else:
+                    game.play(item)
+            except GameError as exc:
+                raise RenderError(
+                    f"the environment's game cannot be played again after stroke "
+                    f"{game.state.stroke_no}: {exc}"
+                ) from None
+            self._done += 1
         return game
 
     def checked(self, lean: LeanGame) -> Game:
