@@ -19,10 +19,17 @@ from __future__ import annotations
 import gymnasium as gym
 
 from onered.env.aec import AGENTS, SnookerOneRedAEC, aec_env
-from onered.env.core import Config, ConfigError, Frame
+from onered.env.core import Config, ConfigError, Frame, Reward
+from onered.env.discrete import ShotLibraryEnv
 from onered.env.gym_env import SnookerOneRedEnv
 from onered.env.lean import LeanGame
-from onered.env.opponents import OPPONENTS, OpponentError, RandomPlayer, make_opponent
+from onered.env.opponents import (
+    OPPONENTS,
+    OpponentError,
+    RandomPlayer,
+    ScriptedPlayer,
+    make_opponent,
+)
 from onered.env.spaces import (
     ACTION_NAMES,
     OBS_NAMES,
@@ -49,6 +56,9 @@ __all__ = [
     "LeanGame",
     "OpponentError",
     "RandomPlayer",
+    "Reward",
+    "ScriptedPlayer",
+    "ShotLibraryEnv",
     "SnookerOneRedAEC",
     "SnookerOneRedEnv",
     "SnookerOneRedVectorEnv",
