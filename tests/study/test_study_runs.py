@@ -218,12 +218,34 @@ def test_a_shots_study_extended_with_more_samples_equals_one_run_at_once(
     tmp_path: Path,
 ) -> None:
     small = replace(SMALL_SHOTS, grid=(2, 2), samples=6)
-    run_study(small, tmp_path / "a", jobs=1, report=False)
+    first = run_study(small, tmp_path / "a", jobs=1, report=False)
     bigger = replace(small, samples=12)
+    folder = Folder(tmp_path / "a", bigger)
+    feasible = set(first.positions[first.positions["feasible"]]["task"])
+    assert feasible
+    assert folder.held() == dict.fromkeys(feasible, 6)  # topped up, not played again
+    assert folder.done() == set(range(4)) - feasible  # no samples at any size
     extended = run_study(bigger, tmp_path / "a", jobs=1, report=False)
     at_once = run_study(bigger, tmp_path / "b", jobs=1, report=False)
     _tables_equal(extended.tables, at_once.tables)
     assert not list((tmp_path / "a" / "parts").glob(".tmp-*"))
+    assert list(extended.shots["sample"]) == list(at_once.shots["sample"])
+
+
+def test_a_positions_further_samples_are_those_a_run_of_all_of_them_plays() -> None:
+    from dataclasses import fields
+
+    from onered.study.work import MoreSamples, more_samples, run_task
+
+    spec = replace(SMALL_SHOTS, grid=(1, 1), samples=8)
+    whole = run_task(spec, 0)
+    assert whole["positions"][0]["feasible"]
+    values = {f.name: getattr(spec, f.name) for f in fields(spec)}
+    held = run_task(replace(spec, samples=5), 0)
+    more = run_task(MoreSamples(**values, first=3), 0)  # overlapping what is held: 3 of 5
+    assert [s["sample"] for s in more["shots"]] == [3, 4, 5, 6, 7]
+    assert more["shots"] == whole["shots"][3:]
+    assert more_samples(held, more, 3) == whole
 
 
 def test_an_extension_stopped_half_way_is_no_finished_study_until_run_again(

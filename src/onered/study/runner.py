@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -120,14 +121,14 @@ def run_study(
     with folder.lock():  # one run at a time: another is refused at once
         folder.check()  # again: another run may have written the folder meanwhile
         total = spec.tasks
-        done = folder.done()
+        done, held = folder.done(), folder.held()
         todo = [i for i in range(total) if i not in done]
         runner = make_backend(backend, jobs, address) if todo else None  # before writing
         try:
             folder.open()
             if runner is not None:
                 runner.start(len(todo))
-                _run_tasks(runner, spec, folder, todo, total, progress)
+                _run_tasks(runner, spec, folder, todo, total, progress, held)
         finally:
             close = getattr(runner, "close", None)
             if close is not None:
@@ -142,8 +143,18 @@ def _run_tasks(
     todo: list[int],
     total: int,
     progress: bool | TextIO,
+    held: Mapping[int, int] | None = None,
 ) -> None:
+    """Run ``todo`` and write each task's part as it comes. ``held``: the positions of a
+    shots study that hold some of their samples (:meth:`Folder.held`): only the samples
+    from the fewest any of them holds on are played (:class:`MoreSamples`), and joined to
+    the part's (:func:`more_samples`)."""
     from tqdm import tqdm  # type: ignore[import-untyped]
+
+    from onered.study.work import more_samples
+
+    first = min(((held or {}).get(i, 0) for i in todo), default=0)
+    job = _more_samples(spec, first) if first else spec
 
     unit = {"games": "game", "sweep": "game", "shots": "position"}[spec.kind.value]
     stream: TextIO = sys.stderr if progress is True or progress is False else progress
@@ -158,7 +169,14 @@ def _run_tasks(
     )
     done = total - len(todo)
     try:
-        for index, rows, where in runner.run(spec, todo):
+        for index, rows, where in runner.run(job, todo):
+            if first:  # joined to the samples the part holds; its times added up
+                rows = more_samples(folder.rows_of(index), rows, first)
+                before = folder.task_rows([index])[0]
+                where = {
+                    **where,
+                    **{k: round(before[k] + where[k], 6) for k in _TIMES if k in before},
+                }
             folder.write_part(index, rows, where)
             done += 1
             bar.update(1)
@@ -175,6 +193,18 @@ def _run_tasks(
         ) from None
     finally:
         bar.close()
+
+
+#: The times of a task (``task.json``): a part topped up with more samples adds them up.
+_TIMES = ("seconds", "cpu_seconds")
+
+
+def _more_samples(spec: Spec, first: int) -> Spec:
+    """``spec`` (a shots study) playing each position's samples from ``first`` on."""
+    from onered.study.work import MoreSamples
+
+    values = {f.name: getattr(spec, f.name) for f in fields(spec)}
+    return MoreSamples(**values, first=first)
 
 
 def finish(spec: Spec, folder: Folder, *, report: bool = True) -> StudyResult:

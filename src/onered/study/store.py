@@ -6,18 +6,22 @@ Layout of ``DIR``::
                          resumed study must match it
     parts/000017/        task 17's rows: one Parquet file per table and task.json (where
                          and how long it ran); written to a temporary folder first and
-                         renamed into place, so a part is either whole or absent
+                         renamed into place, so a part is either whole or absent; a
+                         sweep's are parts/002-000017/ (value 2, game 17), names that
+                         stay when the sweep is extended with more games
     games.parquet ...    every part's rows in task order (written when all tasks are done)
     tasks.parquet        per task: node, process, seconds, CPU seconds (not results)
     records/000017.jsonl  games and sweeps: each game's record (``onered.game.record``),
                          a hard link to (or a copy of) its part's ``record.jsonl``
     summary.json, report/index.html and report/*.png|svg|pdf
+    .lock                held by the run in progress (``onered.study.lock``)
 
 Every table carries the study's spec and the versions that wrote it as Parquet schema
 metadata under the key ``onered`` (:func:`metadata`).
 
 A study killed at any moment leaves whole parts only; started again with the same spec it
-runs the missing tasks and nothing else.
+runs the missing tasks and nothing else; asked for more (:data:`SIZE`) it runs the new
+tasks, or a shots study's further samples, and keeps what it holds.
 """
 
 from __future__ import annotations
@@ -314,25 +318,44 @@ class Folder:
 
     def done(self) -> set[int]:
         """The tasks whose parts are written (in a shots study, with this study's number
-        of samples: a part of a smaller study it extends is not done)."""
-        out: set[int] = set()
+        of samples: a part of a smaller study it extends is not done: :meth:`held`)."""
+        return {i for i, short in self._written().items() if short is None}
+
+    def held(self) -> dict[int, int]:
+        """A shots study's positions whose parts hold fewer samples than it asks (those of
+        the smaller study it extends), with the samples they hold."""
+        return {i: short for i, short in self._written().items() if short is not None}
+
+    def _written(self) -> dict[int, int | None]:
+        """Every written part's task, with the samples a short shots part holds (``None``
+        for a whole part)."""
+        out: dict[int, int | None] = {}
         if not self.parts.is_dir():
             return out
         for entry in self.parts.iterdir():
             index = self._index(entry.name)
-            if index is not None and (entry / "task.json").exists() and self._whole(entry):
-                out.add(index)
+            if index is not None and (entry / "task.json").exists():
+                out[index] = self._short(entry)
         return out
 
-    def _whole(self, part: Path) -> bool:
-        """A shots part has the study's samples (or none: an infeasible position)."""
+    def _short(self, part: Path) -> int | None:
+        """The samples a shots part holds when they are fewer than the study's (``None``:
+        a whole part, or an infeasible position, which has none at any size)."""
         if not isinstance(self.spec, ShotsSpec):
-            return True
+            return None
         import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
         rows = pq.read_table(part / "positions.parquet", columns=["feasible", "samples"])
-        samples = self.spec.samples
-        return all(not r["feasible"] or r["samples"] == samples for r in rows.to_pylist())
+        held = [r["samples"] for r in rows.to_pylist() if r["feasible"]]
+        short = [n for n in held if n < self.spec.samples]
+        return min(short) if short else None
+
+    def rows_of(self, index: int) -> Rows:
+        """Task ``index``'s rows as its part holds them (by table)."""
+        import pyarrow.parquet as pq
+
+        part = self.part(index)
+        return {t: pq.read_table(part / f"{t}.parquet").to_pylist() for t in TABLES[self.kind]}
 
     def write_part(self, index: int, rows: Rows, task: Mapping[str, Any]) -> None:
         """Task ``index``'s rows, whole or not at all (a folder renamed into place)."""

@@ -423,8 +423,19 @@ def calibrate(
     return None if best is None else best[2]
 
 
+@dataclass(frozen=True, slots=True)
+class MoreSamples(ShotsSpec):
+    """A shots study whose positions hold ``first`` samples already: a task plays samples
+    ``first`` to ``samples - 1`` alone (the noise of the first ``first`` is drawn and
+    dropped, so each sample is the one a run of all of them plays). What extending a shots
+    study with more samples runs; :func:`more_samples` joins the rows to the part's."""
+
+    first: int = 0
+
+
 def shots_task(spec: ShotsSpec, index: int, seed: int) -> Rows:
-    """One position of a shots study: the shot calibrated, then ``samples`` noisy strikes."""
+    """One position of a shots study: the shot calibrated, then ``samples`` noisy strikes
+    (only those from ``first`` on for :class:`MoreSamples`)."""
     from onered.physics import PhysicsInputError, Strike, TableSpec, check_position
     from onered.rules import position as written
 
@@ -481,10 +492,12 @@ def shots_task(spec: ShotsSpec, index: int, seed: int) -> Rows:
     clear = Clearance(cue, [obj], params, table)
     nominal = clear.lift(Strike(spec.speed, aim, spec.side, spec.height))
     strikes = [clear.lift(noise.apply(nominal, rng)) for _ in range(spec.samples)]
+    first = spec.first if isinstance(spec, MoreSamples) else 0
+    strikes = strikes[first:]
     ball = target_kind(spec)[1]
     shots: list[Row] = []
     for k, (strike, record) in enumerate(
-        zip(strikes, read_strokes(balls, strikes, params, table), strict=True)
+        zip(strikes, read_strokes(balls, strikes, params, table), strict=True), start=first
     ):
         v = record.verdict
         scored = _join(part for part, _ in v.scored)
@@ -517,20 +530,31 @@ def shots_task(spec: ShotsSpec, index: int, seed: int) -> Rows:
                 "height": strike.height,
             }
         )
+    position.update({"feasible": True, "reason": "", "aim": aim, **_figures(shots)})
+    return {"positions": [position], "shots": shots}
+
+
+def _figures(shots: list[Row]) -> Row:
+    """A position's figures over its samples ``shots`` (at least one)."""
     n = len(shots)
     hits = sum(s["success"] for s in shots)
     low, high = wilson(hits, n) or (None, None)
-    position.update(
-        {
-            "feasible": True,
-            "reason": "",
-            "aim": aim,
-            "samples": n,
-            "p_success": hits / n,
-            "p_success_low": low,
-            "p_success_high": high,
-            "p_foul": sum(1 for s in shots if s["foul"]) / n,
-            "mean_points": sum(s["points"] for s in shots) / n,
-        }
-    )
+    return {
+        "samples": n,
+        "p_success": hits / n,
+        "p_success_low": low,
+        "p_success_high": high,
+        "p_foul": sum(1 for s in shots if s["foul"]) / n,
+        "mean_points": sum(s["points"] for s in shots) / n,
+    }
+
+
+def more_samples(held: Rows, more: Rows, first: int) -> Rows:
+    """A position's rows ``held`` (its first samples, at least ``first``) joined with
+    ``more`` (those from ``first`` on, played by :class:`MoreSamples`): the rows of one
+    run of all of them."""
+    shots = [*(s for s in held["shots"] if s["sample"] < first), *more["shots"]]
+    if not more["shots"]:  # not feasible: nothing to join
+        return more
+    position = {**held["positions"][0], **_figures(shots)}
     return {"positions": [position], "shots": shots}
