@@ -58,11 +58,18 @@ def test_a_folder_in_use_is_refused_at_once_naming_the_run(tmp_path: Path) -> No
     assert not out.exists()  # the lock's folder held nothing else: removed with it
 
 
-def test_the_lock_is_released_on_any_exit(tmp_path: Path) -> None:
-    out = tmp_path / "study"
-    with pytest.raises(StudyError, match="--address: no Ray cluster answers"):
-        run_study(SMALL_GAMES, out, backend="ray", address="127.0.0.1:1")
-    assert not out.exists()  # refused before writing: no folder left behind
+def test_the_lock_is_released_on_any_exit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import onered.study.runner as runner
+
+    def refuse(backend: str, jobs: int | None, address: str | None) -> None:
+        raise StudyError("--address: no cluster there")
+
+    out = tmp_path / "new" / "study"
+    with monkeypatch.context() as patch:
+        patch.setattr(runner, "make_backend", refuse)
+        with pytest.raises(StudyError, match="--address: no cluster there"):
+            run_study(SMALL_GAMES, out)
+    assert not (tmp_path / "new").exists()  # refused before writing: no folder left behind
     with contextlib.suppress(RuntimeError), folder_lock(out):
         raise RuntimeError("a failure inside")
     with folder_lock(out):  # free again

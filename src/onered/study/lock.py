@@ -76,7 +76,7 @@ def folder_lock(folder: Path) -> Iterator[None]:
     global _hooked
     if folder.exists() and not folder.is_dir():
         raise StudyError(f"--out: {folder} exists and is not a folder")
-    created = not folder.exists()
+    made = [d for d in (folder, *folder.parents) if not d.exists()]  # deepest first
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -98,10 +98,11 @@ def folder_lock(folder: Path) -> Iterator[None]:
             os.pwrite(fd, (json.dumps(owner) + "\n").encode(), 0)
         yield
     finally:
-        if created and [p.name for p in folder.iterdir()] == [LOCK]:
+        if made and [p.name for p in folder.iterdir()] == [LOCK]:
             with contextlib.suppress(OSError):  # nothing was written: leave no folder
                 path.unlink()
-                folder.rmdir()
+                for made_dir in made:
+                    made_dir.rmdir()
         _held.discard(fd)
         os.close(fd)  # the lock goes with the last descriptor
 
