@@ -293,7 +293,7 @@ def plot_sweep(spec: SweepSpec, summary: dict[str, Any], folder: Path) -> str:
         axes,
         ("points_per_visit", "mean_break", "fouls_per_visit"),
         (
-            "points per visit (95 % interval, games as clusters)",
+            "points per visit (95 % interval)",
             "mean break of the scoring visits",
             "fouls per visit",
         ),
