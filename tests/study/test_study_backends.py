@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -31,12 +32,19 @@ def test_two_local_workers_give_the_rows_of_one(
 
 @pytest.mark.slow  # make check leaves it out; make test runs it
 def test_ray_gives_the_rows_of_local_processes(
-    one_worker: dict[str, pd.DataFrame], tmp_path: Path
+    one_worker: dict[str, pd.DataFrame], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    result = run_study(SMALL_GAMES, tmp_path, jobs=2, backend="ray", report=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # a home without ~/.ray
+    monkeypatch.delenv("RAY_AUTH_MODE", raising=False)
+    one_worker_tasks = one_worker["tasks"]
+    result = run_study(SMALL_GAMES, tmp_path / "out", jobs=2, backend="ray", report=False)
     for name in RESULT_TABLES:
         pd.testing.assert_frame_equal(result.tables[name], one_worker[name])
-    assert len(result.tasks["node"].iloc[0]) == 56  # Ray's node id, hexadecimal
+    assert set(result.tasks["node"]) == set(one_worker_tasks["node"])  # the host, as locally
+    assert len(result.tasks["ray_node"].iloc[0]) == 56  # besides, Ray's node id (hexadecimal)
+    assert one_worker_tasks["ray_node"].isna().all()
+    assert not (tmp_path / "home" / ".ray").exists()  # the local Ray's token is its own
+    assert "RAY_AUTH_MODE" not in os.environ  # the environment is put back
 
 
 def test_shot_maps_are_the_same_on_one_and_two_workers(tmp_path: Path) -> None:

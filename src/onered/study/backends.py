@@ -30,8 +30,10 @@ from onered.study.spec import Spec, StudyError
 Done = tuple[int, dict[str, list[dict[str, Any]]], dict[str, Any]]
 
 
-def execute(spec: Spec, index: int, node: str | None = None) -> Done:
-    """Run task ``index`` (in a worker) and say where and how long."""
+def execute(spec: Spec, index: int, ray_node: str | None = None) -> Done:
+    """Run task ``index`` (in a worker) and say where and how long: the host's name on
+    every backend (``node``), Ray's node id besides on Ray (``ray_node``, two nodes can
+    share a host)."""
     from onered.study.work import run_task
 
     t0, c0 = time.perf_counter(), time.process_time()
@@ -42,7 +44,8 @@ def execute(spec: Spec, index: int, node: str | None = None) -> Done:
     except Exception as exc:  # any failure of a task reaches the study as one named error
         raise StudyError(f"task {index} failed: {type(exc).__name__}: {exc}") from None
     where = {
-        "node": node or platform.node(),
+        "node": platform.node(),
+        "ray_node": ray_node,
         "process": os.getpid(),
         "seconds": round(time.perf_counter() - t0, 6),
         "cpu_seconds": round(time.process_time() - c0, 6),
@@ -149,21 +152,219 @@ class LocalBackend:
             self._pool = None
 
 
+#: Ray's settings of token authentication (environment variables, read by every Ray
+#: process): https://docs.ray.io/en/latest/ray-security/token-auth.html
+AUTH_MODE, AUTH_TOKEN, AUTH_TOKEN_PATH = "RAY_AUTH_MODE", "RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH"
+#: How often Ray runs a task again when its worker or node died (a node lost, a process
+#: killed): the task is a pure function of (spec, index), so a rerun gives the same rows.
+#: An exception raised by the task itself (a bug) is never retried.
+RAY_RETRIES = 3
+#: The local Ray's token: made up per process, handed to its Ray by the environment, never
+#: written to disk (so ``~/.ray`` is neither read nor written).
+_LOCAL_TOKEN: list[str] = []
+
+
+class _Environ:
+    """Environment variables set for a while, then put back as they were."""
+
+    def __init__(self) -> None:
+        self._saved: dict[str, str | None] = {}
+
+    def set(self, name: str, value: str) -> None:
+        self._saved.setdefault(name, os.environ.get(name))
+        os.environ[name] = value
+
+    def restore(self) -> None:
+        for name, value in self._saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        if self._saved:
+            _reload_auth()
+        self._saved = {}
+
+
+def _reload_auth() -> None:
+    """Make this process's Ray read the authentication settings again (it caches them)."""
+    try:
+        raylet = _raylet()
+        raylet.Config.initialize("")
+        raylet.AuthenticationTokenLoader.instance().reset_cache()
+    except (ImportError, AttributeError):  # a Ray without token authentication
+        pass
+
+
+def _raylet() -> Any:
+    """Ray's compiled core (``ray._raylet``, typed loosely: its stubs are partial)."""
+    import importlib
+
+    return importlib.import_module("ray._raylet")
+
+
+def _token_source() -> str | None:
+    """Where Ray will take this machine's token from, as Ray looks (``RAY_AUTH_TOKEN``,
+    then the file ``RAY_AUTH_TOKEN_PATH``, then ``~/.ray/auth_token``), or None. A
+    ``RAY_AUTH_TOKEN_PATH`` that cannot be read is refused here (Ray would abort)."""
+    from pathlib import Path
+
+    if os.environ.get(AUTH_TOKEN, "").strip():
+        return AUTH_TOKEN
+    named = os.environ.get(AUTH_TOKEN_PATH)
+    if named:
+        try:
+            text = Path(named).read_text(encoding="utf-8")
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+            raise StudyError(
+                f"--address: {AUTH_TOKEN_PATH}={named} cannot be read ({reason}); point it at "
+                "a file holding the cluster's token, or unset it"
+            ) from None
+        if not text.strip():
+            raise StudyError(f"--address: {AUTH_TOKEN_PATH}={named} is empty")
+        return f"{AUTH_TOKEN_PATH}={named}"
+    default = Path.home() / ".ray" / "auth_token"
+    try:
+        return str(default) if default.read_text(encoding="utf-8").strip() else None
+    except OSError:
+        return None
+
+
+def _split(address: str) -> tuple[str, int] | None:
+    """``host:port`` as a pair, None for Ray's other forms (``ray://...``, ``auto``)."""
+    host, sep, port = address.rpartition(":")
+    if not sep or not port.isdigit() or "/" in host:
+        return None
+    return host, int(port)
+
+
 def _probe(address: str) -> None:
     """Refuse at once a ``host:port`` where nothing listens (Ray itself would retry for
     minutes); other forms (``ray://...``, ``auto``) go to Ray as they are."""
     import socket
 
-    host, sep, port = address.rpartition(":")
-    if not sep or not port.isdigit() or "/" in host:
+    where = _split(address)
+    if where is None:
         return
     try:
-        socket.create_connection((host, int(port)), timeout=5).close()
+        socket.create_connection(where, timeout=5).close()
     except OSError as exc:
         raise StudyError(
             f"--address: no Ray cluster answers at {address} ({exc.strerror or exc}); start one "
-            f"with 'ray start --head --port {port}' or give the head's address"
+            f"with 'ray start --head --port {where[1]}' or give the head's address"
         ) from None
+
+
+class _QuietStderr:
+    """File descriptor 2 sent to /dev/null for a while: Ray's C++ core logs each refused
+    connection there, before the study's own message says what went wrong."""
+
+    def __enter__(self) -> None:
+        self._saved: int | None = None
+        try:
+            sys.stderr.flush()
+            self._saved = os.dup(2)
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, 2)
+            os.close(null)
+        except (OSError, ValueError):
+            self._restore()
+
+    def __exit__(self, *exc: object) -> None:
+        self._restore()
+
+    def _restore(self) -> None:
+        if self._saved is not None:
+            os.dup2(self._saved, 2)
+            os.close(self._saved)
+            self._saved = None
+
+
+def _join_auth(address: str, env: _Environ) -> None:
+    """Settle token authentication for joining the cluster at ``address`` and check it
+    with one request, naming what is wrong (Ray would retry for 20 s and say only that
+    it failed to connect).
+
+    ``RAY_AUTH_MODE`` set is kept. Unset, token authentication is used when this machine
+    has a token (as ``ray start --head`` decides; a cluster without authentication
+    accepts such a client too), so a study on the head's machine joins a head started
+    with ``ray start --head`` whatever ``~/.ray`` holds."""
+    mode = os.environ.get(AUTH_MODE, "").strip().lower() or None
+    source = _token_source()
+    if mode is None and source is not None:
+        env.set(AUTH_MODE, "token")
+        mode = "token"
+    _reload_auth()
+    if _split(address) is None:
+        return
+    try:
+        gcs_client = _raylet().GcsClient
+        from ray.exceptions import AuthenticationError
+    except (ImportError, AttributeError):
+        return
+    fix = (
+        f"copy the head's token (print it on the head with 'ray get-auth-token') into "
+        f"~/.ray/auth_token here or into {AUTH_TOKEN}"
+    )
+    try:
+        with _QuietStderr():
+            gcs_client(address=address)
+    except AuthenticationError:
+        if mode != "token" and source is not None:  # RAY_AUTH_MODE=disabled, a token here
+            raise StudyError(
+                f"--address: the cluster at {address} asks for a token (Ray's token "
+                f"authentication) and {AUTH_MODE}={mode} here; set {AUTH_MODE}=token"
+            ) from None
+        if source is None:
+            raise StudyError(
+                f"--address: the cluster at {address} asks for a token (Ray's token "
+                f"authentication) and this machine has none; {fix}"
+            ) from None
+        raise StudyError(
+            f"--address: the cluster at {address} refuses this machine's token (from "
+            f"{source}): it is not the cluster's; {fix}"
+        ) from None
+    except Exception:  # anything else: ray.init meets it again and it is named there
+        return
+
+
+def _join_error(address: str, exc: BaseException) -> StudyError:
+    """Ray's failure to join ``address`` as the study's error, the cause named."""
+    chain: list[BaseException] = []
+    seen: BaseException | None = exc
+    while seen is not None and seen not in chain:
+        chain.append(seen)
+        seen = seen.__cause__ or seen.__context__
+    text = "\n".join(str(e) for e in chain)
+    if "Version mismatch" in text:
+        import re
+
+        found = re.findall(r"Ray: (\S+)\s+Python: (\S+)", text)
+        if len(found) >= 2:
+            (ray_there, py_there), (ray_here, py_here) = found[0], found[1]
+            versions = (
+                f"the cluster runs Ray {ray_there} on Python {py_there}, this machine Ray "
+                f"{ray_here} on Python {py_here}"
+            )
+        else:
+            versions = "the cluster's and this machine's versions differ"
+        return StudyError(
+            f"--address: cannot join the cluster at {address}: {versions}; install the same "
+            "Ray and Python versions on every node and here"
+        )
+    if "InvalidAuthToken" in text or "Unauthenticated" in text:
+        return StudyError(
+            f"--address: the cluster at {address} refuses this machine's token (Ray's token "
+            f"authentication); set {AUTH_MODE}=token and the head's token in "
+            f"~/.ray/auth_token or {AUTH_TOKEN}"
+        )
+    return StudyError(f"--address: cannot join the cluster at {address}: {_first(exc)}")
+
+
+def _first(exc: BaseException) -> str:
+    """An error's first line (Ray's messages go on with tracebacks and advice)."""
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
 
 
 def _ray_execute(spec: Spec, index: int) -> Done:
@@ -174,7 +375,13 @@ def _ray_execute(spec: Spec, index: int) -> Done:
 
 class RayBackend:
     """Ray tasks: on a cluster at ``address``, or on a local Ray started for the study
-    (``jobs`` CPUs) and shut down after it."""
+    (``jobs`` CPUs) and shut down after it.
+
+    The local Ray uses token authentication with a token of its own, made up for this
+    process and passed by the environment: it never reads nor writes ``~/.ray`` (Ray 2.59
+    and later would write ``~/.ray/auth_token``, which then turns token authentication on
+    for every later ``ray start --head`` on the machine). Tasks are retried when their
+    worker or node dies (:data:`RAY_RETRIES`), never when they raise."""
 
     def __init__(self, jobs: int | None, address: str | None) -> None:
         try:
@@ -185,55 +392,97 @@ class RayBackend:
             ) from None
         self._ray = ray
         self._started = False
-        if address:
-            _probe(address)
+        self._env = _Environ()
+        self._pending: dict[Any, int] = {}
         if not ray.is_initialized():
             try:
-                if address:
-                    ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
-                else:
-                    ray.init(
-                        address="local",  # a new Ray of its own, never a cluster found here
-                        num_cpus=jobs,
-                        include_dashboard=False,
-                        logging_level=logging.ERROR,
-                        log_to_driver=False,
-                    )
-            except (ConnectionError, RuntimeError, ValueError) as exc:
-                where = f"the cluster at {address}" if address else "a local Ray"
-                raise StudyError(f"--backend ray: cannot start or join {where}: {exc}") from None
+                self._init(jobs, address)
+            except BaseException:
+                self._env.restore()
+                raise
             self._started = True
         resources = ray.cluster_resources()  # type: ignore[no-untyped-call]
         self.workers = max(1, int(resources.get("CPU", 1)))
-        self._pending: list[Any] = []
+
+    def _init(self, jobs: int | None, address: str | None) -> None:
+        ray = self._ray
+        if address:
+            _probe(address)
+            _join_auth(address, self._env)
+            try:
+                ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
+            except Exception as exc:  # Ray's errors of every kind: named, no traceback
+                raise _join_error(address, exc) from None
+            return
+        if not _LOCAL_TOKEN:
+            import secrets
+
+            _LOCAL_TOKEN.append(secrets.token_hex(32))
+        self._env.set(AUTH_MODE, "token")
+        self._env.set(AUTH_TOKEN, _LOCAL_TOKEN[0])
+        _reload_auth()
+        try:
+            ray.init(
+                address="local",  # a new Ray of its own, never a cluster found here
+                num_cpus=jobs,
+                include_dashboard=False,
+                logging_level=logging.ERROR,
+                log_to_driver=False,
+            )
+        except Exception as exc:
+            raise StudyError(f"--backend ray: cannot start a local Ray: {_first(exc)}") from None
 
     def start(self, tasks: int) -> None:
         """Nothing to do: Ray's workers are started by Ray."""
 
     def run(self, spec: Spec, indices: Sequence[int]) -> Iterator[Done]:
         ray = self._ray
-        remote = ray.remote(num_cpus=1, max_retries=0)(_ray_execute)
+        remote = ray.remote(num_cpus=1, max_retries=RAY_RETRIES, retry_exceptions=False)(
+            _ray_execute
+        )
         spec_ref = ray.put(spec)
         queue = list(indices)
         window = 2 * self.workers  # tasks in flight: every CPU busy, memory bounded
         try:
             while queue or self._pending:
                 while queue and len(self._pending) < window:
-                    self._pending.append(remote.remote(spec_ref, queue.pop(0)))
-                ready, self._pending = ray.wait(self._pending, num_returns=1)
+                    index = queue.pop(0)
+                    self._pending[remote.remote(spec_ref, index)] = index
+                ready, _ = ray.wait(list(self._pending), num_returns=1)
                 for ref in ready:
-                    yield ray.get(ref)
+                    yield self._result(ref, self._pending.pop(ref))
         finally:
             self.stop()
+
+    def _result(self, ref: Any, index: int) -> Done:
+        """A finished task's result; its failure as the study's error."""
+        from ray.exceptions import RayError, RayTaskError
+
+        try:
+            done: Done = self._ray.get(ref)
+        except RayTaskError as exc:  # the task raised: a bug, never retried
+            cause = getattr(exc, "cause", None)
+            if isinstance(cause, StudyError):
+                raise StudyError(str(cause)) from None
+            what = f"{type(cause).__name__}: {cause}" if cause is not None else _first(exc)
+            raise StudyError(f"task {index} failed: {what}") from None
+        except RayError as exc:  # its worker or node died more often than retried
+            raise StudyError(
+                f"task {index} failed: {type(exc).__name__} ({RAY_RETRIES + 1} tries): "
+                f"{_first(exc)}"
+            ) from None
+        return done
 
     def stop(self) -> None:
         for ref in self._pending:
             self._ray.cancel(ref, force=True)
-        self._pending = []
+        self._pending = {}
 
     def close(self) -> None:
-        """Shut down the local Ray this backend started (a cluster is left running)."""
+        """Shut down the local Ray this backend started (a cluster is left running) and
+        put the environment back as it was."""
         self.stop()
         if self._started:
             self._ray.shutdown()
             self._started = False
+        self._env.restore()

@@ -10,7 +10,7 @@ Layout of ``DIR``::
                          sweep's are parts/002-000017/ (value 2, game 17), names that
                          stay when the sweep is extended with more games
     games.parquet ...    every part's rows in task order (written when all tasks are done)
-    tasks.parquet        per task: node, process, seconds, CPU seconds (not results)
+    tasks.parquet        per task: host, Ray node, process, seconds, CPU seconds (not results)
     records/000017.jsonl  games and sweeps: each game's record (``onered.game.record``),
                          a hard link to (or a copy of) its part's ``record.jsonl``
     summary.json, report/index.html and report/*.png|svg|pdf
@@ -164,6 +164,7 @@ COLUMNS: dict[str, dict[str, str]] = {
     "tasks": {
         "task": "int64",
         "node": "string",
+        "ray_node": "string",
         "process": "int64",
         "seconds": "float64",
         "cpu_seconds": "float64",
