@@ -174,7 +174,7 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     torch.set_num_threads(1)
     budget = args.cpu_minutes * 60.0
     curve: list[dict[str, Any]] = []
-    episodes: list[tuple[int, float]] = []  # (steps, own points) of training episodes
+    episodes: list[tuple[int, float, float]] = []  # training episodes: steps, CPU-min, points
     spent = {"eval": 0.0}
     begin = cpu_seconds()
 
@@ -203,7 +203,8 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
         def _on_step(self) -> bool:
             for info in self.locals.get("infos", []):
                 if "episode" in info:
-                    episodes.append((self.num_timesteps, float(info["episode"]["r"])))
+                    minutes = training_cpu() / 60.0
+                    episodes.append((self.num_timesteps, minutes, float(info["episode"]["r"])))
             if self.num_timesteps >= self.next_eval:
                 self.next_eval = min(2 * self.next_eval, self.next_eval + args.eval_every)
                 evaluate(self.model, self.num_timesteps)
@@ -298,44 +299,66 @@ def _load() -> Sequence[float]:
 
 
 def plot(result: dict[str, Any], out: Path) -> None:
-    """The learning curve: win share against ``ai:novice`` (with Wilson intervals) and
-    own points per game against training CPU-minutes, the baselines as lines."""
+    """The learning curve against training steps: the share of games won against the
+    measured opponent (Wilson intervals) and the agent's own points a game (those games,
+    and the training episodes' rolling mean), the baselines as lines."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import FuncFormatter
 
     curve = result["curve"]
-    x = [p["cpu_minutes"] for p in curve]
-    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2), constrained_layout=True)
+    x = [max(p["steps"], 1) for p in curve]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.4), constrained_layout=True)
     share = [p["wins"] / p["games"] for p in curve]
     err = [
         [s - p["low"] for s, p in zip(share, curve, strict=True)],
         [p["high"] - s for s, p in zip(share, curve, strict=True)],
     ]
     opponent = result["settings"]["opponent"]
-    left.errorbar(x, share, yerr=err, marker="o", capsize=3, label="MaskablePPO (trained)")
-    right.plot(x, [p["own_points"] for p in curve], marker="o", label="MaskablePPO (trained)")
+    trainer = result["settings"]["train_opponent"]
+    label = "MaskablePPO, deterministic"
+    left.errorbar(x, share, yerr=err, marker="o", capsize=3, label=label)
+    right.plot(x, [p["own_points"] for p in curve], marker="o", label=f"{label}, vs {opponent}")
+    episodes = result["training_episodes"]
+    if episodes:
+        steps = np.array([e[0] for e in episodes], dtype=float)
+        points = np.array([e[-1] for e in episodes], dtype=float)
+        window = max(1, min(20, len(points) // 5))
+        rolling = np.convolve(points, np.ones(window) / window, mode="valid")
+        right.plot(
+            np.maximum(steps[window - 1 :], 1),
+            rolling,
+            linewidth=1,
+            alpha=0.7,
+            label=f"training episodes vs {trainer} (sampled actions, mean of {window})",
+        )
     styles = iter(["--", ":", "-."])
     for name, b in result["baselines"].items():
         style = next(styles)
         left.axhline(b["wins"] / b["games"], linestyle=style, color="grey", label=name)
-        right.axhline(b["own_points"], linestyle=style, color="grey", label=name)
+        right.axhline(
+            b["own_points"], linestyle=style, color="grey", label=f"{name}, vs {opponent}"
+        )
     left.axhline(0.55, color="red", linewidth=0.8, label="55 % target")
     final = result["final"]
     left.set_title(
-        f"Games won against {opponent} (curve: {curve[-1]['games'] if curve else 0} games a "
-        f"point; final {final['wins']}/{final['games']})"
+        f"Games won against {opponent}: {curve[-1]['games'] if curve else 0} a point; "
+        f"final {final['wins']}/{final['games']}"
     )
-    left.set_xlabel("training CPU time (minutes)")
-    left.set_ylabel("share of games won")
+    right.set_title(
+        f"The agent's own points a game ({result['train_cpu_minutes']:.1f} CPU-minutes)"
+    )
+    left.set_ylabel("share of games won (95 % Wilson interval)")
     left.set_ylim(0, 1.02)
-    right.set_title(f"The agent's own points a game against {opponent}")
-    right.set_xlabel("training CPU time (minutes)")
-    right.set_ylabel("own points (points less own fouls' penalties)")
+    right.set_ylabel("own points (its points less its fouls' penalties)")
     for ax in (left, right):
+        ax.set_xscale("symlog", linthresh=1000)
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
+        ax.set_xlabel("training steps (decisions)")
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=8, loc="lower right")
+        ax.legend(fontsize=7, loc="lower right")
     out.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(out.with_suffix(".png"), dpi=150)
     fig.savefig(out.with_suffix(".svg"))
@@ -360,7 +383,12 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--save", default="", help="save the model here")
     parser.add_argument("--out", default="docs/env-learning-curve", help="PNG/SVG/JSON stem")
+    parser.add_argument("--plot-only", action="store_true", help="re-plot <out>.json")
     args = parser.parse_args(argv)
+    if args.plot_only:
+        result = json.loads(Path(args.out).with_suffix(".json").read_text())
+        plot(result, Path(args.out))
+        return result
     result = train(args)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
