@@ -77,3 +77,32 @@ def test_bad_backend_settings_are_named_before_anything_is_written(
     with pytest.raises(StudyError, match=message):
         run_study(SMALL_GAMES, tmp_path / "out", **options)  # type: ignore[arg-type]
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.slow
+def test_a_bug_on_ray_stops_the_study_at_once_not_retried(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import ray
+
+    import study_faults
+
+    support = Path(study_faults.__file__).parent
+    log = tmp_path / "runs.txt"
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # a home without ~/.ray
+    monkeypatch.setenv("RAY_AUTH_MODE", "disabled")  # a Ray of this test's own
+    ray.init(
+        address="local",
+        num_cpus=2,
+        include_dashboard=False,
+        runtime_env={
+            "worker_process_setup_hook": "study_faults.fail_task_2",
+            "env_vars": {"PYTHONPATH": str(support), study_faults.LOG: str(log)},
+        },
+    )
+    try:
+        with pytest.raises(StudyError, match=r"^task 2 failed: ZeroDivisionError: boom; \d of 4"):
+            run_study(SMALL_GAMES, tmp_path / "out", backend="ray", report=False)
+    finally:
+        ray.shutdown()
+    assert len(log.read_text().splitlines()) == 1  # a bug is not run again
