@@ -1,6 +1,6 @@
 """A shots study's strokes, simulated in one batch, are read as the game loop reads a
-played stroke: the same verdict as ``Game.play`` at the study's position, and the pockets
-``bridge.pocket_of`` reads in the shot's events."""
+played stroke: the same verdict as ``Game.play`` at the study's position, the pockets
+``bridge.pocket_of`` reads in the shot's events, and the same rests."""
 
 from __future__ import annotations
 
@@ -37,3 +37,4 @@ def test_study_strokes_are_read_as_the_game_loop_reads_them(
         assert shot.verdict == record.verdict
         events = record.result.events
         assert shot.pockets == {b: bridge.pocket_of(events, b) for b in bridge.potted(events)}
+        assert shot.rest == record.result.rest  # the tables' rests: the game loop's, bit for bit
