@@ -15,6 +15,7 @@ by SIGKILL; elsewhere a thread watches for it). Ray is imported only when chosen
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import platform
@@ -159,9 +160,15 @@ AUTH_MODE, AUTH_TOKEN, AUTH_TOKEN_PATH = "RAY_AUTH_MODE", "RAY_AUTH_TOKEN", "RAY
 #: killed): the task is a pure function of (spec, index), so a rerun gives the same rows.
 #: An exception raised by the task itself (a bug) is never retried.
 RAY_RETRIES = 3
-#: The local Ray's token: made up per process, handed to its Ray by the environment, never
-#: written to disk (so ``~/.ray`` is neither read nor written).
-_LOCAL_TOKEN: list[str] = []
+
+
+@functools.cache
+def _local_token() -> str:
+    """The local Ray's token: made up once per process, handed to its Ray by the
+    environment, never written to disk (so ``~/.ray`` is neither read nor written)."""
+    import secrets
+
+    return secrets.token_hex(32)
 
 
 class _Environ:
@@ -414,12 +421,8 @@ class RayBackend:
             except Exception as exc:  # Ray's errors of every kind: named, no traceback
                 raise _join_error(address, exc) from None
             return
-        if not _LOCAL_TOKEN:
-            import secrets
-
-            _LOCAL_TOKEN.append(secrets.token_hex(32))
         self._env.set(AUTH_MODE, "token")
-        self._env.set(AUTH_TOKEN, _LOCAL_TOKEN[0])
+        self._env.set(AUTH_TOKEN, _local_token())
         _reload_auth()
         try:
             ray.init(
