@@ -37,6 +37,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -132,7 +133,7 @@ class Cluster:
             "--port",
             str(self.port),
             "--include-dashboard=false",
-            "--ray-client-server-port",
+            "--dashboard-port",
             str(free_port()),
             "--dashboard-agent-listen-port",
             str(free_port()),
@@ -239,6 +240,12 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(shots_rate(args.shots, args.samples, args.seed), indent=2))
         return 0
     spec = GamesSpec(p1=args.p1, p2=args.p2, games=args.games, target=args.target, seed=args.seed)
+    # Ray 2.59+ turns token authentication on for a Ray started by ray.init() and writes
+    # ~/.ray/auth_token (then a later ray start --head uses tokens, ray start --address does
+    # not and is refused): this script's Rays use a token of their own, by the environment,
+    # which the cluster's two ray start commands inherit (docs/study.md, Backends).
+    os.environ["RAY_AUTH_MODE"] = "token"
+    os.environ["RAY_AUTH_TOKEN"] = secrets.token_hex(32)
     figures: dict[str, Any] = {
         "study": f"{args.games} games {args.p1} v {args.p2} to {args.target}",
         "cpus": os.cpu_count(),
@@ -302,7 +309,7 @@ def main(argv: list[str] | None = None) -> int:
                 )
             finally:
                 cluster.stop()
-            nodes = clustered.tasks.groupby("node")["task"].apply(list).to_dict()
+            nodes = clustered.tasks.groupby("ray_node")["task"].apply(list).to_dict()
             figures["cluster_s"] = round(tc, 2)
             figures["cluster_load"] = lc
             figures["cluster_nodes"] = len(nodes)
