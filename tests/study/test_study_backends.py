@@ -106,3 +106,28 @@ def test_a_bug_on_ray_stops_the_study_at_once_not_retried(
     finally:
         ray.shutdown()
     assert len(log.read_text().splitlines()) == 1  # a bug is not run again
+
+
+def test_an_address_where_a_web_server_answers_is_refused_at_once(tmp_path: Path) -> None:
+    import socket
+    import threading
+
+    pytest.importorskip("ray")
+    server = socket.create_server(("127.0.0.1", 0))
+    port = server.getsockname()[1]
+
+    def answer_as_http() -> None:  # what the dashboard's port (8265) would say
+        conn, _ = server.accept()
+        with conn:
+            conn.recv(1024)
+            conn.sendall(b"HTTP/1.1 400 Bad Request\r\n\r\n")
+
+    thread = threading.Thread(target=answer_as_http, daemon=True)
+    thread.start()
+    try:
+        with pytest.raises(StudyError, match=r"answers at 127\.0\.0\.1:\d+ is not a Ray head"):
+            run_study(SMALL_GAMES, tmp_path / "out", backend="ray", address=f"127.0.0.1:{port}")
+    finally:
+        thread.join(timeout=30)
+        server.close()
+    assert not (tmp_path / "out").exists()

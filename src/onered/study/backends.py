@@ -245,21 +245,44 @@ def _split(address: str) -> tuple[str, int] | None:
     return host, int(port)
 
 
-def _probe(address: str) -> None:
-    """Refuse at once a ``host:port`` where nothing listens (Ray itself would retry for
-    minutes); other forms (``ray://...``, ``auto``) go to Ray as they are."""
+#: The start of an HTTP/2 connection (RFC 9113, 3.4): the preface and an empty SETTINGS
+#: frame. Ray's head (its GCS) speaks gRPC over HTTP/2 and answers with a SETTINGS frame.
+_HTTP2_HELLO = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
+
+
+def _probe(address: str, timeout: float = 10.0) -> None:
+    """Refuse at once a ``host:port`` where nothing listens, or where what listens does not
+    speak gRPC as a Ray head does (a web server, the dashboard's port): Ray itself would
+    retry for minutes. Other forms (``ray://...``, ``auto``) go to Ray as they are."""
     import socket
 
     where = _split(address)
     if where is None:
         return
     try:
-        socket.create_connection(where, timeout=5).close()
+        conn = socket.create_connection(where, timeout=timeout)
     except OSError as exc:
         raise StudyError(
             f"--address: no Ray cluster answers at {address} ({exc.strerror or exc}); start one "
             f"with 'ray start --head --port {where[1]}' or give the head's address"
         ) from None
+    answer = b""
+    with conn:
+        try:
+            conn.sendall(_HTTP2_HELLO)
+            while len(answer) < 9:
+                chunk = conn.recv(9 - len(answer))
+                if not chunk:
+                    break
+                answer += chunk
+        except OSError:  # closed or silent: not a Ray head either
+            pass
+    if len(answer) < 9 or answer[3] != 4:
+        raise StudyError(
+            f"--address: what answers at {address} is not a Ray head (it does not speak gRPC); "
+            "give the port of 'ray start --head --port P' (6379 by default), not the "
+            "dashboard's (8265)"
+        )
 
 
 class _QuietStderr:
