@@ -84,3 +84,31 @@ def test_workers_end_when_the_study_is_killed(tmp_path: Path) -> None:
     text = log.read_text()
     assert "Traceback" not in text, text
     assert "BrokenPipeError" not in text, text
+
+
+#: A process that forks a child watching it with the thread used where Linux's
+#: PR_SET_PDEATHSIG is missing, prints the child's id and ends.
+WATCHED = """
+import os, time
+from onered.study.backends import _watch_parent
+parent = os.getpid()
+child = os.fork()
+if child == 0:
+    _watch_parent(parent, period=0.05)
+    time.sleep(600)
+    os._exit(0)
+print(child, flush=True)
+os._exit(0)
+"""
+
+
+def test_the_watching_thread_ends_a_worker_whose_parent_is_gone() -> None:
+    out = subprocess.run(
+        [sys.executable, "-c", WATCHED], capture_output=True, text=True, timeout=120, check=True
+    )
+    child = int(out.stdout.split()[0])
+    try:
+        _wait(lambda: not _alive(child), "the orphaned child to end")
+    finally:
+        if _alive(child):
+            os.kill(child, signal.SIGKILL)
