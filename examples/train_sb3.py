@@ -351,11 +351,13 @@ def plot(result: dict[str, Any], out: Path) -> None:
         f"The agent's own points a game ({result['train_cpu_minutes']:.1f} CPU-minutes)"
     )
     left.set_ylabel("share of games won (95 % Wilson interval)")
-    left.set_ylim(0, 1.02)
+    left.set_ylim(-0.02, 1.02)
     right.set_ylabel("own points (its points less its fouls' penalties)")
     for ax in (left, right):
         ax.set_xscale("symlog", linthresh=1000)
         ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
+        ax.set_xlim(0, max(x, default=1) * 1.3)
+        ax.set_xticks([0, *(10.0**k for k in range(3, 8) if 10.0**k <= max(x, default=1) * 1.3)])
         ax.set_xlabel("training steps (decisions)")
         ax.grid(alpha=0.3)
         ax.legend(fontsize=7, loc="lower right")
@@ -375,7 +377,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         "--curriculum", type=float, default=0.0, help="share of the steps against --opponent"
     )
     parser.add_argument("--target", type=int, default=100)
-    parser.add_argument("--n-steps", type=int, default=2048, help="PPO's rollout length")
+    parser.add_argument("--n-steps", type=int, default=1024, help="PPO's rollout length")
     parser.add_argument("--eval-every", type=int, default=25_000)
     parser.add_argument("--eval-games", type=int, default=40)
     parser.add_argument("--final-games", type=int, default=200)
