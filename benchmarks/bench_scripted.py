@@ -15,7 +15,6 @@ not counted) and fouls per visit.
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import time
 from dataclasses import dataclass
@@ -25,17 +24,12 @@ import numpy as np
 from onered.env import SnookerOneRedEnv
 from onered.env.core import Config, Frame
 from onered.env.opponents import make_opponent
-
-Z95 = 1.959963984540054
+from onered.study.intervals import wilson as interval
 
 
 def wilson(wins: int, n: int) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    z, p = Z95, wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    """The 95 % Wilson score interval of ``wins / n`` (``onered.study.intervals``)."""
+    return interval(wins, n) or (0.0, 1.0)
 
 
 def speed(opponent: str, seconds: float) -> tuple[float, int]:

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import resource
 import time
 from collections.abc import Callable, Sequence
@@ -35,11 +34,11 @@ import numpy as np
 
 from onered.env import SnookerOneRedEnv
 from onered.env.discrete import ShotLibraryEnv
+from onered.study.intervals import wilson as interval
 
 #: Seeds of the curve's evaluation games and of the final ones (apart from training's).
 CURVE_SEED = 1_000_000
 FINAL_SEED = 2_000_000
-Z95 = 1.959963984540054
 
 
 def cpu_seconds() -> float:
@@ -49,14 +48,9 @@ def cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a share ``wins / n``."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+def wilson(wins: int, n: int) -> tuple[float, float]:
+    """The 95 % Wilson score interval of ``wins / n`` (``onered.study.intervals``)."""
+    return interval(wins, n) or (0.0, 1.0)
 
 
 class Scaled(gym.ObservationWrapper[np.ndarray, np.int64, np.ndarray]):
