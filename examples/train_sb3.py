@@ -70,8 +70,14 @@ class Scaled(gym.ObservationWrapper[np.ndarray, np.int64, np.ndarray]):
         return self.env.unwrapped.action_masks()  # type: ignore[attr-defined, no-any-return]
 
 
+#: The agent's execution noise (an AI level's name, or None: exact), set by --noise.
+NOISE: dict[str, str | None] = {"level": None}
+
+
 def library_env(opponent: str, target: int) -> Scaled:
-    return Scaled(ShotLibraryEnv(opponent=opponent, target=target, reward="own"))
+    return Scaled(
+        ShotLibraryEnv(opponent=opponent, target=target, reward="own", noise=NOISE["level"])
+    )
 
 
 @dataclass(frozen=True)
@@ -337,9 +343,11 @@ def plot(result: dict[str, Any], out: Path) -> None:
         )
     left.axhline(0.55, color="red", linewidth=0.8, label="55 % target")
     final = result["final"]
+    noise = result["settings"].get("noise")
     left.set_title(
         f"Games won against {opponent}: {curve[-1]['games'] if curve else 0} a point; "
         f"final {final['wins']}/{final['games']}"
+        + (f"\n(the agent's strokes with the {noise}'s execution noise)" if noise else "")
     )
     right.set_title(
         f"The agent's own points a game ({result['train_cpu_minutes']:.1f} CPU-minutes)"
@@ -380,7 +388,11 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--save", default="", help="save the model here")
     parser.add_argument("--out", default="docs/env-learning-curve", help="PNG/SVG/JSON stem")
     parser.add_argument("--plot-only", action="store_true", help="re-plot <out>.json")
+    parser.add_argument(
+        "--noise", default=None, help="the agent's strokes with this AI level's execution noise"
+    )
     args = parser.parse_args(argv)
+    NOISE["level"] = args.noise
     if args.plot_only:
         result = json.loads(Path(args.out).with_suffix(".json").read_text())
         plot(result, Path(args.out))

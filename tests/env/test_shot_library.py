@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from onered.env import ActionError, encode_action, read_action
+from onered.env import ActionError, ConfigError, encode_action, read_action
 from onered.env.discrete import ShotLibraryEnv
 from onered.env.library import SLOTS, K, Kind, Library
 from onered.env.opponents import OPPONENTS, ScriptedPlayer, check_opponent, make_opponent
@@ -139,3 +139,21 @@ def test_encoded_candidates_round_trip_through_the_box_actions() -> None:
         d = read_action(encode_action(c.strike, place))
         assert abs(d.strike.aim - c.strike.aim) < 1e-4
         assert abs(d.strike.speed - c.strike.speed) < 1e-5
+
+
+def test_noise_plays_the_chosen_stroke_as_that_level_would_and_is_seeded() -> None:
+    def scores(noise: str | None, seed: int) -> list[tuple[int, int]]:
+        env = ShotLibraryEnv(target=15, agent_first=True, max_strokes=40, noise=noise)
+        env.reset(seed=seed)
+        out = []
+        done = False
+        while not done:
+            _, _, term, trunc, _ = env.step(0 if env.action_masks()[0] else K - 1)
+            out.append(env.frame.game.state.score)
+            done = term or trunc
+        return out
+
+    assert scores("novice", 8) == scores("novice", 8)
+    assert scores("novice", 8) != scores(None, 8)
+    with pytest.raises(ConfigError, match="noise"):
+        ShotLibraryEnv(noise="hustler")

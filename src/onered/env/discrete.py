@@ -11,31 +11,50 @@ When a foul option is pending the wrapper takes it before the agent decides (the
 :meth:`~onered.env.library.Library.option`) and the candidates and the observation are
 those of the position it gives. The observation is the wrapped one followed by each slot's
 estimated chance of scoring (0 for a masked slot): ``29 + K`` numbers.
+
+``noise`` (an AI level's name, or ``None``: exact) plays each chosen stroke with that
+level's execution noise (:meth:`onered.players.Noise.apply`), its draws from a generator
+seeded at each ``reset`` from the episode's seed: the agent then aims as well as that
+player does, and the candidates' chances matter.
 """
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 
-from onered.env.core import AGENT, Frame
+from onered.env.core import AGENT, ConfigError, Frame
 from onered.env.gym_env import SnookerOneRedEnv
 from onered.env.library import Candidate, K, Library
 from onered.env.spaces import ActionError, encode_action, observation_space
+from onered.players import LEVELS, Level, Noise
+from onered.players.strength import clamp_strike
 from onered.rules import Option
 from onered.table import D_CENTRE
 
 
 class ShotLibraryEnv(gym.Env[np.ndarray, np.int64]):
     """``onered/SnookerOneRed-v0`` (keyword arguments: its settings) played by choosing
-    one of :data:`~onered.env.library.K` candidate strokes a decision."""
+    one of :data:`~onered.env.library.K` candidate strokes a decision, exactly or with the
+    execution ``noise`` of an AI level."""
 
     metadata: dict[str, Any] = {"render_modes": []}  # noqa: RUF012 - gymnasium's convention
 
-    def __init__(self, **settings: Any) -> None:
+    def __init__(self, noise: str | None = None, **settings: Any) -> None:
         self.inner = SnookerOneRedEnv(**settings)
+        self.noise: Noise | None = None
+        if noise is not None:
+            try:
+                self.noise = LEVELS[Level(noise)].noise
+            except ValueError:
+                names = ", ".join(level.value for level in Level)
+                raise ConfigError(
+                    f"noise: expected one of {names} or None, got {noise!r}"
+                ) from None
+        self._noise_rng = random.Random(0)
         config = self.inner.config
         self.library = Library(config.params, config.table)
         self.action_space = gym.spaces.Discrete(K)
@@ -57,6 +76,7 @@ class ShotLibraryEnv(gym.Env[np.ndarray, np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
+        self._noise_rng = random.Random(int(self.np_random.integers(2**31)))
         _, info = self.inner.reset(seed=seed, options=options)
         return self._prepared(info)
 
@@ -66,7 +86,10 @@ class ShotLibraryEnv(gym.Env[np.ndarray, np.int64]):
         if candidate is None:
             raise ActionError(f"action: slot {index} is masked (no candidate now)")
         place = candidate.placed if candidate.placed is not None else D_CENTRE
-        vector = encode_action(candidate.strike, place, self._option)
+        strike = candidate.strike
+        if self.noise is not None:
+            strike = clamp_strike(self.noise.apply(strike, self._noise_rng))
+        vector = encode_action(strike, place, self._option)
         _, reward, terminated, truncated, info = self.inner.step(vector)
         obs, info = self._prepared(info)
         return obs, reward, terminated, truncated, info
