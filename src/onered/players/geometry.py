@@ -128,6 +128,41 @@ def ray_into_d(origin: Point, direction: Point) -> float | None:
     return lo if lo <= hi else None
 
 
+#: How far into the D (m) a place on a line is put, past the line's entry: not on its edge.
+INTO_D = 0.03
+
+
+def places_on_lines(
+    obj: Point, target: Point, lines: tuple[tuple[bool, float], ...]
+) -> list[Point]:
+    """Places in the D on lines through the ball at ``obj`` and the point ``target`` (a
+    pocket's aim): each line ``(from_ghost, angle)`` leaves the ghost ball of the pot (or
+    the ball itself) backwards, turned ``angle`` degrees from the ball-to-target direction,
+    and gives the place :data:`INTO_D` past where it enters the D, when that is strictly
+    inside. A straight pot is ``(True, 0.0)``; a natural in-off angle ``(False, 28.0)``."""
+    dx, dy = target[0] - obj[0], target[1] - obj[1]
+    d = math.hypot(dx, dy)
+    if d < 1e-9:
+        return []
+    ux, uy = dx / d, dy / d
+    g = ghost(obj, target)
+    places: list[Point] = []
+    for from_ghost, angle in lines:
+        origin = g if from_ghost else obj
+        a = math.radians(angle)
+        back = (
+            -(ux * math.cos(a) - uy * math.sin(a)),
+            -(ux * math.sin(a) + uy * math.cos(a)),
+        )
+        t = ray_into_d(origin, back)
+        if t is not None:
+            t += INTO_D
+            p = (origin[0] + t * back[0], origin[1] + t * back[1])
+            if in_d_strictly(p):
+                places.append(p)
+    return places
+
+
 def d_points(n_arc: int) -> tuple[Point, ...]:
     """Places in the D spread over it: ``n_arc`` points along the arc and three on the
     line (at the middle and near both corners), all strictly inside."""

@@ -55,10 +55,9 @@ from onered.players.geometry import (
     angle_of,
     d_points,
     ghost,
-    in_d_strictly,
     mirror,
+    places_on_lines,
     pocket_targets,
-    ray_into_d,
 )
 from onered.players.leave import LeaveModel
 from onered.players.strength import Draw, Noise, Strength, clamp_strike
@@ -66,6 +65,18 @@ from onered.rules import Ball, FoulCode, GameState, ScoreKind, Stroke, Verdict
 from onered.rules.model import CANNON_LIMIT, HAZARD_LIMIT, PENALTY
 from onered.table import BALL_DIAMETER, BALL_RADIUS, Point, Spot, in_baulk
 
+#: The lines into the D tried from hand, per ball and pocket (:func:`places_on_lines`): the
+#: straight pot and a pot cut 15 degrees either way from the ghost ball, and the natural
+#: in-off angles of 28 and 34 degrees either way from the ball.
+_PLACE_LINES = (
+    (True, 0.0),
+    (True, 15.0),
+    (True, -15.0),
+    (False, 28.0),
+    (False, -28.0),
+    (False, 34.0),
+    (False, -34.0),
+)
 #: Value of winning the game with the stroke (and of losing it), in points.
 WIN_VALUE = 100.0
 #: The leave of a striker who must still cross the baulk line in this hundred counts this
@@ -402,31 +413,7 @@ class Searcher:
             if in_baulk(obj):
                 continue
             for pocket in self.pockets:
-                dx, dy = pocket.aim[0] - obj[0], pocket.aim[1] - obj[1]
-                d = math.hypot(dx, dy)
-                ux, uy = dx / d, dy / d
-                g = ghost(obj, pocket.aim)
-                for origin, angle in (
-                    (g, 0.0),
-                    (g, 15.0),
-                    (g, -15.0),
-                    (obj, 28.0),
-                    (obj, -28.0),
-                    (obj, 34.0),
-                    (obj, -34.0),
-                ):
-                    a = math.radians(angle)
-                    back = (
-                        -(ux * math.cos(a) - uy * math.sin(a)),
-                        -(ux * math.sin(a) + uy * math.cos(a)),
-                    )
-                    t = ray_into_d(origin, back)
-                    if t is not None:
-                        # a little way into the D, not on its edge
-                        t += 0.03
-                        p = (origin[0] + t * back[0], origin[1] + t * back[1])
-                        if in_d_strictly(p):
-                            candidates.append(p)
+                candidates += places_on_lines(obj, pocket.aim, _PLACE_LINES)
         legal = [
             p
             for p in candidates
