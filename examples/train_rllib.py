@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
+import secrets
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -40,6 +42,11 @@ def main(argv: Sequence[str] | None = None) -> list[dict[str, float]]:
     from ray.tune.registry import register_env
 
     register_env("onered-snooker-one-red", make_env)
+    # Ray 2.60 turns token authentication on for a local instance and, without a token in
+    # the environment, writes one to ~/.ray/auth_token, which every later `ray start`
+    # then asks for (docs/study.md): this run's Ray gets a token of its own instead
+    if not os.environ.get("RAY_AUTH_TOKEN"):
+        os.environ["RAY_AUTH_TOKEN"] = secrets.token_hex(32)
     ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
     try:
         config = (
