@@ -45,9 +45,8 @@ from onered.players.geometry import (
     clear,
     d_points,
     ghost,
-    in_d_strictly,
+    places_on_lines,
     pocket_targets,
-    ray_into_d,
 )
 from onered.players.leave import LeaveModel
 from onered.rules import Ball, Option
@@ -64,10 +63,9 @@ _OFFSETS = np.linspace(-0.97, 0.97, 49)
 #: An in-off or cannon candidate must point the cue ball's rolling path within this angle
 #: (radians) of its target.
 _MAX_DEFLECTION_ERROR = math.radians(4.0)
-#: Extra distance into the D (m) for a place on a natural line (not on the D's edge).
-_INTO_D = 0.03
-#: In-off lines from hand: the object-to-pocket line turned by these angles (degrees).
-_INOFF_PLACE_ANGLES = (28.0, -28.0, 34.0, -34.0)
+#: Lines into the D from hand (:func:`~onered.players.geometry.places_on_lines`): the
+#: straight pot, and the natural in-off angles of 28 and 34 degrees either way.
+_PLACE_LINES = ((True, 0.0), (False, 28.0), (False, -28.0), (False, 34.0), (False, -34.0))
 _R2 = 2 * BALL_RADIUS
 
 
@@ -242,25 +240,7 @@ class Library:
             if in_baulk(obj):
                 continue
             for pocket in self.pockets:
-                dx, dy = pocket.aim[0] - obj[0], pocket.aim[1] - obj[1]
-                d = math.hypot(dx, dy)
-                if d < 1e-9:
-                    continue
-                ux, uy = dx / d, dy / d
-                lines = [(ghost(obj, pocket.aim), 0.0)]
-                lines += [(obj, a) for a in _INOFF_PLACE_ANGLES]
-                for origin, angle in lines:
-                    a = math.radians(angle)
-                    back = (
-                        -(ux * math.cos(a) - uy * math.sin(a)),
-                        -(ux * math.sin(a) + uy * math.cos(a)),
-                    )
-                    t = ray_into_d(origin, back)
-                    if t is not None:
-                        t += _INTO_D
-                        p = (origin[0] + t * back[0], origin[1] + t * back[1])
-                        if in_d_strictly(p):
-                            wanted.append(p)
+                wanted += places_on_lines(obj, pocket.aim, _PLACE_LINES)
         wanted += self._spread
         places: list[tuple[Point, Point | None]] = []
         for p in wanted:
