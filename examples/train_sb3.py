@@ -12,10 +12,12 @@ steps: ``--curriculum``), within a budget of CPU time (this process and its chil
 curve); at the end ``--final-games`` games against ``ai:novice`` on other seeds, with a
 95 % Wilson interval, and the same games for three baselines: always the library's first
 candidate, uniform random over the unmasked candidates, and random continuous actions
-(the plain environment). Writes ``<out>.png``, ``<out>.svg`` and ``<out>.json``.
+(the plain environment). Writes the PNG ``--out`` names and, beside it, the same name in
+``.svg`` and ``.json``.
 
     pip install 'onered[env,learn]'
-    python examples/train_sb3.py [--cpu-minutes 30] [--steps 300000] [--out docs/env-learning-curve]
+    python examples/train_sb3.py [--cpu-minutes 30] [--steps 300000]
+                                 [--out docs/env-learning-curve.png]
 """
 
 from __future__ import annotations
@@ -165,7 +167,7 @@ def model_policy(model: Any) -> Policy:
 
 def train(args: argparse.Namespace) -> dict[str, Any]:
     """Train within the budget, evaluating on the way; the curve, the final games and the
-    baselines as a dict (what ``<out>.json`` holds)."""
+    baselines as a dict (what the JSON beside ``--out`` holds)."""
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
@@ -387,8 +389,12 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--baseline-games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--save", default="", help="save the model here")
-    parser.add_argument("--out", default="docs/env-learning-curve", help="PNG/SVG/JSON stem")
-    parser.add_argument("--plot-only", action="store_true", help="re-plot <out>.json")
+    parser.add_argument(
+        "--out",
+        default="docs/env-learning-curve.png",
+        help="the PNG; the SVG and JSON beside it, with their own suffixes",
+    )
+    parser.add_argument("--plot-only", action="store_true", help="re-plot the JSON beside --out")
     parser.add_argument(
         "--noise", default=None, help="the agent's strokes with this AI level's execution noise"
     )
