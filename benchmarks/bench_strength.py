@@ -48,6 +48,7 @@ from onered.game.record import game_lines
 from onered.game.stats import BREAK_BINS, Tally
 from onered.players import STRENGTHS, GameSettings, make_player, play_game
 from onered.rules import Ball, CallCode, Counters, FoulCode, Match
+from onered.study.intervals import wilson as study_wilson
 from onered.table import BALL_DIAMETER, LENGTH, WIDTH
 
 #: The break classes of the distribution (``onered.game.stats``' classes).
@@ -56,14 +57,10 @@ BINS = BREAK_BINS
 NO_TARGET = 100_000
 
 
-def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:
-    """The 95 % Wilson score interval of a proportion ``wins / n``."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+def wilson(wins: int, n: int) -> tuple[float, float]:
+    """The 95 % Wilson score interval of ``wins / n`` (``onered.study.intervals``), the
+    whole range when no game was played."""
+    return study_wilson(wins, n) or (0.0, 1.0)
 
 
 def sense_counts(records: list[StrokeRecord]) -> dict[str, int]:
