@@ -701,6 +701,23 @@ WORDS: dict[str, str] = {
     ),
     "error.stroke_needs_record": "--stroke N goes with --record GAME.",
     "error.positive": "{where}: expected a positive whole number, got {got}.",
+    # Tournaments (onered.tournament.TournamentError's codes).
+    "error.tournament": "The tournament refuses this: {detail}",
+    "error.unknown_fixture": "There is no fixture {fixture} in this tournament.",
+    "error.result_twice": "Fixture {fixture} already has a result.",
+    "error.not_ready": "Fixture {fixture} cannot be played yet: its players are not both known.",
+    "error.not_in_fixture": "{winner} does not play in fixture {fixture}.",
+    "error.bad_games": "Fixture {fixture}: the games {games} do not end a best of {best_of}.",
+    "error.bad_handicap": "Fixture {fixture}: a handicap start cannot be negative.",
+    "error.too_few_entrants": "A tournament needs at least 2 players, it has {count}.",
+    "error.entered_twice": "Player {id} is entered twice.",
+    "error.bad_best_of": "A match is the best of an odd number of games, not {best_of}.",
+    "error.groups_too_big": "{groups} groups of at least 2 players do not fit {count} players.",
+    "error.bad_advance": (
+        "{advance} players of each group cannot go on: the smallest group has {smallest}."
+    ),
+    "error.bad_tournament": "The tournament's saved state cannot be read: {detail}",
+    "error.unknown_group": "There is no group {group} in this tournament.",
 }
 
 #: The balls' names; English declines nothing, so the one form serves every case.

@@ -709,6 +709,23 @@ WORDS: dict[str, str] = {
     ),
     "error.stroke_needs_record": "--stroke N указывается вместе с --record GAME.",
     "error.positive": "{where}: нужно положительное целое число, а не {got}.",
+    # Tournaments (onered.tournament.TournamentError's codes).
+    "error.tournament": "Турнир не принимает это: {detail}",
+    "error.unknown_fixture": "В турнире нет встречи {fixture}.",
+    "error.result_twice": "У встречи {fixture} уже есть результат.",
+    "error.not_ready": "Встречу {fixture} ещё нельзя играть: известны не оба игрока.",
+    "error.not_in_fixture": "{winner} не играет во встрече {fixture}.",
+    "error.bad_games": "Встреча {fixture}: счёт партий {games} не завершает матч до {best_of}.",
+    "error.bad_handicap": "Встреча {fixture}: фора не может быть отрицательной.",
+    "error.too_few_entrants": "В турнире нужно не меньше 2 игроков, а их {count}.",
+    "error.entered_twice": "Игрок {id} заявлен дважды.",
+    "error.bad_best_of": "Матч играется из нечётного числа партий, а не из {best_of}.",
+    "error.groups_too_big": "{groups} групп хотя бы по 2 игрока не составить из {count} игроков.",
+    "error.bad_advance": (
+        "Из каждой группы не могут выйти {advance}: в самой малой группе {smallest}."
+    ),
+    "error.bad_tournament": "Сохранённое состояние турнира не читается: {detail}",
+    "error.unknown_group": "В турнире нет группы {group}.",
 }
 
 #: The balls' names (colour adjectives, masculine as «шар» is) in the six cases:
