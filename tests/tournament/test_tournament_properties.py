@@ -99,6 +99,31 @@ def test_the_json_form_round_trips_any_state(
     assert from_json(json.loads(json.dumps(partly.to_json()))) == partly
 
 
+@given(n=st.integers(4, 40), data=st.data(), seed=seeds)
+@settings(max_examples=40)
+def test_with_two_groups_or_more_no_first_round_pair_comes_from_one_group(
+    n: int, data: st.DataObject, seed: int
+) -> None:
+    groups = data.draw(st.integers(2, n // 2))
+    advance = data.draw(st.integers(1, n // groups))
+    t = draw(
+        field(n, rated=n // 2),
+        Format.GROUPS_THEN_KNOCKOUT,
+        seed=seed,
+        groups=groups,
+        advance=advance,
+    )
+    t = play_out(t, seed, limit=len(t.fixtures))
+    group_of = {e: g for g in range(1, groups + 1) for e in t.group_members(g)}
+    first = [f for f in t.fixtures if f.stage is Stage.KNOCKOUT and f.round == 1]
+    assert first
+    for f in first:
+        if not f.bye:
+            assert f.a is not None
+            assert f.b is not None
+            assert group_of[f.a] != group_of[f.b]
+
+
 def test_a_64_player_knockout_from_draw_to_final() -> None:
     t = draw(field(64, rated=40), Format.KNOCKOUT, seed=2026, best_of=3)
     rounds = 0

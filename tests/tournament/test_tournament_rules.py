@@ -309,6 +309,20 @@ def test_a_bad_saved_state_is_refused_not_a_traceback() -> None:
             ],
         },
         {**good, "fixtures": [{**good["fixtures"][0], "stage": "semi"}]},
+        {**good, "fixtures": good["fixtures"][1:]},
+        {**good, "entrants": good["entrants"][::-1]},
+        {
+            **good,
+            "results": [
+                {
+                    "fixture": "K-R1-1",
+                    "winner": "p9",
+                    "games_a": 1,
+                    "games_b": 0,
+                    "handicap": [0, 0],
+                }
+            ],
+        },
     ):
         with pytest.raises(TournamentError) as caught:
             from_json(broken)

@@ -437,13 +437,42 @@ def from_json(obj: object) -> Tournament:
             )
     except ValueError as error:
         raise _bad(str(error)) from None
-    return Tournament(
-        format_,
-        entrants,
-        fixtures,
-        tuple(results),
-        seed=_field(obj, "seed", int),
-        best_of=_field(obj, "best_of", int),
-        groups=_field(obj, "groups", int),
-        advance=_field(obj, "advance", int),
+    return _consistent(
+        Tournament(
+            format_,
+            entrants,
+            fixtures,
+            tuple(results),
+            seed=_field(obj, "seed", int),
+            best_of=_field(obj, "best_of", int),
+            groups=_field(obj, "groups", int),
+            advance=_field(obj, "advance", int),
+        )
     )
+
+
+def _consistent(tournament: Tournament) -> Tournament:
+    """``tournament`` if its draw and fixtures follow from its entrants, settings and results
+    (drawn again and the results entered again, the tables kept): a saved state that was
+    edited by hand or broken is refused rather than played on."""
+    t = tournament
+    try:
+        again = draw(
+            t.entrants,
+            t.format,
+            seed=t.seed,
+            best_of=t.best_of,
+            groups=t.groups,
+            advance=t.advance,
+        )
+        for result in t.results:
+            again = again.record(result)
+    except TournamentError as error:
+        raise _bad(f"it does not replay: {error.message}") from None
+    tables = {f.key: f.table for f in t.fixtures}
+    again = replace(
+        again, fixtures=tuple(replace(f, table=tables.get(f.key)) for f in again.fixtures)
+    )
+    if again != t:
+        raise _bad("its fixtures do not follow from its entrants, settings and results")
+    return t
