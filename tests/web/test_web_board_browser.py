@@ -108,7 +108,7 @@ def test_one_board_follows_a_best_of_three_from_game_to_game(browser: Any, serve
 def test_the_board_returns_to_live_updates_after_an_outage(browser: Any, server: Server) -> None:
     made = new_match(server)
     game = made["game"]
-    tv = Tab(browser, server.base, viewport=TV)
+    tv = Tab(browser, server.base, viewport=TV, routed=True)
     # the stream answered 503 (a proxy while the server restarts): EventSource gives up on it
     tv.page.route("**/events*", lambda route: route.fulfill(status=503, body="down"))
     pg = tv.open(f"/board/{game['id']}")

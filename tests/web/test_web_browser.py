@@ -60,8 +60,16 @@ def browser() -> Iterator[Any]:
 class Page:
     """A browser page that fails the test on any script error."""
 
-    def __init__(self, browser: Any, base: str, locale: str = "en-GB") -> None:
-        self.context = browser.new_context(viewport=VIEWPORT, locale=locale)
+    def __init__(
+        self, browser: Any, base: str, locale: str = "en-GB", *, routed: bool = False
+    ) -> None:
+        # ``routed``: the test intercepts the page's requests (``page.route``). Playwright
+        # does not see the requests of a page its service worker controls, and the worker
+        # takes control at some moment after the first load: a test that routes blocks the
+        # worker, or its routes would hold only until then (a CI run failed so).
+        self.context = browser.new_context(
+            viewport=VIEWPORT, locale=locale, service_workers="block" if routed else "allow"
+        )
         self.page = self.context.new_page()
         self.base = base
         self.errors: list[str] = []
@@ -375,7 +383,7 @@ def test_a_failed_computer_turn_is_shown_and_can_be_retried(
     browser: Any, server: Server, locale: str, failure: str, said: str, stopped: str
 ) -> None:
     game, token, computer = new_game_against_the_computer(server)
-    page = Page(browser, server.base, locale=locale)
+    page = Page(browser, server.base, locale=locale, routed=True)
     pg = page.page
 
     def fail(route: Any) -> None:

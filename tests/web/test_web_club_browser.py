@@ -64,8 +64,9 @@ class Tab(Page):
         locale: str = "en-GB",
         viewport: dict[str, int] | None = None,
         speech: bool = False,
+        routed: bool = False,
     ) -> None:
-        super().__init__(browser, base, locale=locale)
+        super().__init__(browser, base, locale=locale, routed=routed)
         self.page.set_viewport_size(viewport or TABLET)
         if speech:
             self.context.add_init_script(SPEECH_STUB)
@@ -165,7 +166,7 @@ def test_strokes_entered_while_the_server_is_down_arrive_when_it_is_back(
     browser: Any, server: Server
 ) -> None:
     game, token = new_mark(server)
-    tab = Tab(browser, server.base)
+    tab = Tab(browser, server.base, routed=True)
     pg = tab.page
     # The page's timers stand still unless the test moves them: the outbox's retry timer
     # sends only when the test says so. (Left running, under load it fired between the
@@ -459,7 +460,7 @@ def test_a_refused_queued_stroke_is_shown_in_the_pages_language_until_discarded(
     browser: Any, server: Server
 ) -> None:
     game, token = new_mark(server)
-    tab = Tab(browser, server.base, locale="ru-RU")
+    tab = Tab(browser, server.base, locale="ru-RU", routed=True)
     pg = tab.open(f"/mark/{game}#token={token}")
     refusal = {
         "error": "impossible now: The yellow is not on the table",

@@ -32,7 +32,7 @@ def test_lost_answers_and_a_reload_leave_the_taps_each_once_in_order(
     taps = ["n"] + [rng.choice("cn") for _ in range(7)]
     reload_after = rng.randrange(1, len(taps))
     game, token = new_mark(server)
-    tab = Tab(browser, server.base)
+    tab = Tab(browser, server.base, routed=True)
     pg = tab.open(f"/mark/{game}#token={token}")
     lost: list[str] = []
 

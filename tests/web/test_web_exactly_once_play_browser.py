@@ -45,7 +45,7 @@ def test_a_take_back_whose_answer_is_lost_is_made_once(browser: Any, server: Ser
     assert r.status_code == 200, r.text
     expected = [x["in"] for x in lines(server, twin)]
     game, token = _new_game(server)
-    tab = Tab(browser, server.base)
+    tab = Tab(browser, server.base, routed=True)
     pg = tab.open(f"/play/{game}#token={token}")
     version = tab.version()
     keys: list[str] = []
