@@ -36,6 +36,7 @@ check: $(VENV)/.test-tools
 test: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || (apt-get update && apt-get install -y postgresql)  # the store's tests on a real PostgreSQL
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -m "slow or not slow"  # every tier: slow and browser tests included

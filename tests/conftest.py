@@ -11,3 +11,22 @@ from hypothesis import settings
 
 settings.register_profile("onered", deadline=None)
 settings.load_profile("onered")
+
+
+from collections.abc import Iterator  # noqa: E402
+
+import pytest  # noqa: E402
+
+from postgres_support import PostgresServer, fresh_database, start_server  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """A real PostgreSQL server for the session (``postgres_support``), stopped at its end."""
+    yield from start_server()
+
+
+@pytest.fixture
+def postgres_url(postgres_server: PostgresServer) -> str:
+    """An empty database of this test's own on the session's PostgreSQL server."""
+    return fresh_database(postgres_server)
