@@ -333,3 +333,96 @@ def test_the_json_form_reads_back_equal() -> None:
     t = play_out(draw(field(6), Format.GROUPS_THEN_KNOCKOUT, groups=2, best_of=3), seed=1)
     assert from_json(json.loads(json.dumps(t.to_json()))) == t
     assert Fixture(Stage.GROUP, 1, 2, group=3).key == "G3-R1-2"
+
+
+# --- walkovers, withdrawals, undoing a result ----------------------------------------------
+
+
+def test_a_walkover_is_a_win_without_games() -> None:
+    t = draw(field(4), Format.ROUND_ROBIN, seed=3)
+    f = t.ready()[0]
+    assert f.a is not None
+    t = t.record(Result(f.key, f.a, 0, 0, walkover=True))
+    line = next(s for s in t.standings() if s.entrant == f.a)
+    assert (line.played, line.won, line.points, line.games_won) == (1, 1, 1, 0)
+    with pytest.raises(TournamentError) as error:
+        t.record(Result(t.ready()[0].key, str(t.ready()[0].a), 1, 0, walkover=True))
+    assert error.value.code == "bad_walkover"
+
+
+def test_a_withdrawn_entrant_loses_every_match_left_by_walkover() -> None:
+    t = draw(field(5), Format.ROUND_ROBIN, seed=1)
+    t = t.record(result_for(t.ready()[0], str(t.ready()[0].a)))
+    gone = t.entrants[-1].id
+    before = [r for r in t.results]
+    t = t.withdraw(gone)
+    assert list(t.results[: len(before)]) == before  # results already in stand
+    theirs = [f for f in t.fixtures if gone in (f.a, f.b) and not f.bye]
+    for f in theirs:
+        r = t.result_of(f.key)
+        assert r is not None and r.winner != gone
+    assert all(gone not in (f.a, f.b) for f in t.ready())
+    with pytest.raises(TournamentError) as error:
+        t.withdraw(gone)
+    assert error.value.code == "withdrawn_twice"
+    with pytest.raises(TournamentError) as error:
+        t.withdraw("nobody")
+    assert error.value.code == "unknown_entrant"
+    assert from_json(json.loads(json.dumps(t.to_json()))) == t
+
+
+def test_a_withdrawn_entrant_s_later_knockout_fixture_is_a_walkover_once_ready() -> None:
+    t = _ko(8)
+    first = t.fixture("K-R1-1")
+    assert first.a is not None
+    t = _win(t, "K-R1-1", first.a)
+    t = t.withdraw(first.a)  # he won round one, then withdrew
+    assert t.fixture("K-R2-1").a == first.a
+    second = t.fixture("K-R1-2")
+    assert second.b is not None
+    t = _win(t, "K-R1-2", second.b)
+    walk = t.result_of("K-R2-1")
+    assert walk is not None and walk.walkover and walk.winner == second.b
+
+
+def test_undo_takes_a_result_out_while_the_tournament_has_not_moved_past_it() -> None:
+    t = _ko(8)
+    a = str(t.fixture("K-R1-1").a)
+    once = _win(t.assign_tables([1, 2, 3, 4]), "K-R1-1", a)
+    back = once.undo("K-R1-1")
+    assert back.result_of("K-R1-1") is None
+    assert back.fixture("K-R2-1").a is None
+    assert back.fixture("K-R1-1").table == 1  # back on its table
+    b = str(once.fixture("K-R1-2").a)
+    later = _win(once, "K-R1-2", b)
+    later = _win(later, "K-R2-1", a)
+    with pytest.raises(TournamentError) as error:
+        later.undo("K-R1-1")
+    assert error.value.code == "undo_later"
+    with pytest.raises(TournamentError) as error:
+        t.undo("K-R1-1")
+    assert error.value.code == "no_result"
+
+
+def test_undo_of_a_group_result_takes_the_undrawn_knockout_away() -> None:
+    t = draw(field(8), Format.GROUPS_THEN_KNOCKOUT, groups=2, advance=2, seed=2)
+    while not any(f.stage is Stage.KNOCKOUT for f in t.fixtures):
+        f = t.ready()[0]
+        t = t.record(result_for(f, str(f.a)))
+    last = t.results[-1].fixture
+    back = t.undo(last)
+    assert not any(f.stage is Stage.KNOCKOUT for f in back.fixtures)
+    k = t.ready()[0]
+    t = t.record(result_for(k, str(k.a)))
+    with pytest.raises(TournamentError) as error:
+        t.undo(last)
+    assert error.value.code == "undo_later"
+
+
+def test_a_walkover_given_by_a_withdrawal_cannot_be_undone() -> None:
+    t = _ko(4)
+    f = t.fixture("K-R1-1")
+    t = t.withdraw(str(f.b))
+    with pytest.raises(TournamentError) as error:
+        t.undo("K-R1-1")
+    assert error.value.code == "undo_withdrawal"

@@ -82,13 +82,15 @@ class Fixture:
 @dataclass(frozen=True)
 class Result:
     """The result of a fixture (named by its key): the winner, the games each side won
-    (``games_a`` for the fixture's ``a``) and the handicap start each side was given."""
+    (``games_a`` for the fixture's ``a``) and the handicap start each side was given. A
+    ``walkover`` is won without playing: no games (0-0), the winner's point all the same."""
 
     fixture: str
     winner: str
     games_a: int
     games_b: int
     handicap: tuple[int, int] = (0, 0)
+    walkover: bool = False
 
 
 @dataclass(frozen=True)

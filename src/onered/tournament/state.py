@@ -30,7 +30,8 @@ from onered.tournament.standings import league_table
 class Tournament:
     """The whole state of a tournament: its settings, the entrants in seed order, the
     fixtures drawn so far and the results in the order they came. ``groups`` and ``advance``
-    (how many of each group go into the knockout) matter for groups then knockout only."""
+    (how many of each group go into the knockout) matter for groups then knockout only;
+    ``withdrawn``: the entrants who withdrew, in order (their fixtures are walkovers)."""
 
     format: Format
     entrants: tuple[Entrant, ...]
@@ -40,6 +41,7 @@ class Tournament:
     best_of: int = 1
     groups: int = 0
     advance: int = 0
+    withdrawn: tuple[str, ...] = ()
 
     def fixture(self, key: str) -> Fixture:
         """The fixture named ``key``."""
@@ -117,7 +119,92 @@ class Tournament:
 
     def record(self, result: Result) -> Tournament:
         """The tournament with ``result`` entered: a knockout's winner takes the next round's
-        slot; the last group result draws the knockout."""
+        slot; the last group result draws the knockout; a fixture that becomes ready against
+        a withdrawn entrant is a walkover at once."""
+        return self._enter(result)._walkovers()
+
+    def entrant(self, entrant_id: str) -> Entrant:
+        """The entrant whose id is ``entrant_id``."""
+        for entrant in self.entrants:
+            if entrant.id == entrant_id:
+                return entrant
+        raise TournamentError(
+            f"entrant {entrant_id!r}: no such entrant",
+            code="unknown_entrant",
+            params={"id": entrant_id},
+        )
+
+    def withdraw(self, entrant_id: str) -> Tournament:
+        """The tournament with ``entrant_id`` withdrawn: each fixture of theirs without a
+        result, now or once it becomes ready, is a walkover to the opponent (results
+        already in stand)."""
+        self.entrant(entrant_id)
+        if entrant_id in self.withdrawn:
+            raise TournamentError(
+                f"entrant {entrant_id!r} has withdrawn already",
+                code="withdrawn_twice",
+                params={"id": entrant_id},
+            )
+        if self.over:
+            raise TournamentError(
+                "the tournament is over: nobody can withdraw", code="tournament_over"
+            )
+        return replace(self, withdrawn=(*self.withdrawn, entrant_id))._walkovers()
+
+    def _walkovers(self) -> Tournament:
+        """Every ready fixture with a withdrawn entrant given to the other as a walkover (to
+        its first entrant when both withdrew), until none is left."""
+        t = self
+        gone = set(self.withdrawn)
+        while gone:
+            fixture = next((f for f in t.ready() if f.a in gone or f.b in gone), None)
+            if fixture is None:
+                break
+            winner = fixture.b if fixture.a in gone and fixture.b not in gone else fixture.a
+            t = t._enter(Result(fixture.key, str(winner), 0, 0, walkover=True))
+        return t
+
+    def undo(self, key: str) -> Tournament:
+        """The tournament with the result of fixture ``key`` taken out, as if it had never
+        come: refused once the tournament has moved past it (the knockout fixture its winner
+        went on to has a result; a group result once the knockout has one), and for a
+        walkover given by a withdrawal."""
+        fixture = self.fixture(key)
+        result = self.result_of(key)
+        if result is None:
+            raise TournamentError(
+                f"fixture {key}: it has no result to undo", code="no_result", params={"fixture": key}
+            )
+        loser = fixture.b if result.winner == fixture.a else fixture.a
+        if result.walkover and loser in self.withdrawn:
+            raise TournamentError(
+                f"fixture {key}: its walkover came from {loser}'s withdrawal",
+                code="undo_withdrawal",
+                params={"fixture": key, "id": str(loser)},
+            )
+        played = self._played
+        if fixture.stage is Stage.KNOCKOUT:
+            following = Fixture(Stage.KNOCKOUT, fixture.round + 1, (fixture.number + 1) // 2)
+            later = [following.key] if following.key in played else []
+        elif fixture.stage is Stage.GROUP:
+            later = [f.key for f in self.fixtures if f.stage is Stage.KNOCKOUT and f.key in played]
+        else:
+            later = []
+        if later:
+            raise TournamentError(
+                f"fixture {key}: the tournament has moved past it ({later[0]} has a result)",
+                code="undo_later",
+                params={"fixture": key, "later": later[0]},
+            )
+        again = _replayed(self, [r for r in self.results if r.fixture != key])
+        tables = {(f.key, f.a, f.b): f.table for f in self.fixtures}
+        return replace(
+            again,
+            fixtures=tuple(replace(f, table=tables.get((f.key, f.a, f.b))) for f in again.fixtures),
+        )
+
+    def _enter(self, result: Result) -> Tournament:
+        """``result`` entered (checked), the draw advanced; no walkovers given."""
         fixture = self.fixture(result.fixture)
         key = fixture.key
         if self.result_of(key) is not None:
@@ -138,13 +225,13 @@ class Tournament:
                 code="not_in_fixture",
                 params={"fixture": key, "winner": result.winner},
             )
-        need = fixture.best_of // 2 + 1
+        need = 0 if result.walkover else fixture.best_of // 2 + 1
         own, other = (
             (result.games_a, result.games_b)
             if result.winner == fixture.a
             else (result.games_b, result.games_a)
         )
-        if own != need or not 0 <= other < need:
+        if not result.walkover and (own != need or not 0 <= other < need):
             raise TournamentError(
                 f"fixture {key}: games {result.games_a}-{result.games_b} do not end a best of "
                 f"{fixture.best_of} won by {result.winner}",
@@ -154,6 +241,12 @@ class Tournament:
                     "games": f"{result.games_a}-{result.games_b}",
                     "best_of": fixture.best_of,
                 },
+            )
+        if result.walkover and (result.games_a, result.games_b) != (0, 0):
+            raise TournamentError(
+                f"fixture {key}: a walkover has no games, not {result.games_a}-{result.games_b}",
+                code="bad_walkover",
+                params={"fixture": key},
             )
         if min(result.handicap) < 0:
             raise TournamentError(
@@ -209,6 +302,7 @@ class Tournament:
             "best_of": self.best_of,
             "groups": self.groups,
             "advance": self.advance,
+            "withdrawn": list(self.withdrawn),
             "entrants": [
                 {"id": e.id, "name": e.name, "club": e.club, "rating": e.rating}
                 for e in self.entrants
@@ -234,6 +328,7 @@ class Tournament:
                     "games_a": r.games_a,
                     "games_b": r.games_b,
                     "handicap": list(r.handicap),
+                    "walkover": r.walkover,
                 }
                 for r in self.results
             ],
@@ -363,6 +458,22 @@ def draw(
     )
 
 
+def _replayed(t: Tournament, results: Sequence[Result]) -> Tournament:
+    """``t``'s draw made again and ``results`` entered in order, its withdrawals kept (and
+    any walkover they then call for given); no tables."""
+    again = draw(
+        t.entrants,
+        t.format,
+        seed=t.seed,
+        best_of=t.best_of,
+        groups=t.groups,
+        advance=t.advance,
+    )
+    for result in results:
+        again = again._enter(result)
+    return replace(again, withdrawn=t.withdrawn)._walkovers()
+
+
 def _bad(detail: str) -> TournamentError:
     return TournamentError(
         f"tournament state: {detail}", code="bad_tournament", params={"detail": detail}
@@ -433,8 +544,13 @@ def from_json(obj: object) -> Tournament:
                     _field(r, "games_a", int),
                     _field(r, "games_b", int),
                     (handicap[0], handicap[1]),
+                    walkover=_field(r, "walkover", bool) if "walkover" in r else False,
                 )
             )
+        withdrawn = _field(obj, "withdrawn", list) if "withdrawn" in obj else []
+        known = {e.id for e in entrants}
+        if not all(isinstance(w, str) and w in known for w in withdrawn):
+            raise _bad(f"withdrawn {withdrawn!r}: not all entrants")
     except ValueError as error:
         raise _bad(str(error)) from None
     return _consistent(
@@ -447,6 +563,7 @@ def from_json(obj: object) -> Tournament:
             best_of=_field(obj, "best_of", int),
             groups=_field(obj, "groups", int),
             advance=_field(obj, "advance", int),
+            withdrawn=tuple(withdrawn),
         )
     )
 
@@ -456,17 +573,10 @@ def _consistent(tournament: Tournament) -> Tournament:
     (drawn again and the results entered again, the tables kept): a saved state that was
     edited by hand or broken is refused rather than played on."""
     t = tournament
+    if len(set(t.withdrawn)) != len(t.withdrawn):
+        raise _bad("an entrant withdrew twice")
     try:
-        again = draw(
-            t.entrants,
-            t.format,
-            seed=t.seed,
-            best_of=t.best_of,
-            groups=t.groups,
-            advance=t.advance,
-        )
-        for result in t.results:
-            again = again.record(result)
+        again = _replayed(t, t.results)
     except TournamentError as error:
         raise _bad(f"it does not replay: {error.message}") from None
     tables = {f.key: f.table for f in t.fixtures}
