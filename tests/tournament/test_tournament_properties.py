@@ -146,6 +146,18 @@ def test_a_64_player_knockout_from_draw_to_final() -> None:
     assert {final.a, final.b} == {"p1", "p2"}
 
 
+def _undone(t: Tournament, key: str) -> Tournament:
+    """``t`` with ``key``'s result undone, or ``t`` when the undo is refused as it may be."""
+    from onered.tournament import TournamentError
+
+    try:
+        return t.undo(key)
+    except TournamentError as error:
+        if error.code not in {"undo_later", "undo_withdrawal"}:
+            raise
+        return t
+
+
 @given(
     n=st.integers(2, 24),
     kind=st.sampled_from(list(Format)),
@@ -158,27 +170,20 @@ def test_withdrawals_and_undos_never_stop_a_tournament_reaching_its_winner(
 ) -> None:
     import random
 
-    from onered.tournament import TournamentError
-
     groups = max(1, n // 4) if kind is Format.GROUPS_THEN_KNOCKOUT else 0
     t = draw(field(n), kind, seed=seed, groups=groups, advance=1 if groups > 1 else 2)
     for action, pick in steps:
         rng = random.Random(pick)
-        try:
-            if action == "win" and t.ready():
-                f = rng.choice(t.ready())
-                t = t.record(result_for(f, str(rng.choice([f.a, f.b])), rng))
-            elif action == "undo" and t.results:
-                t = t.undo(rng.choice(t.results).fixture)
-            elif action == "withdraw":
-                t = t.withdraw(rng.choice(t.entrants).id)
-        except TournamentError as error:
-            assert error.code in {
-                "undo_later",
-                "undo_withdrawal",
-                "withdrawn_twice",
-                "tournament_over",
-            }
+        if action == "win" and t.ready():
+            f = rng.choice(t.ready())
+            t = t.record(result_for(f, str(rng.choice([f.a, f.b])), rng))
+        elif action == "undo" and t.results:
+            t = _undone(t, rng.choice(t.results).fixture)
+        elif action == "withdraw":
+            gone = rng.choice(t.entrants).id
+            if gone not in t.withdrawn and not t.over:
+                t = t.withdraw(gone)
         assert from_json(json.loads(json.dumps(t.to_json()))) == t
     done = play_out(t, seed)
-    assert done.over and done.winner is not None
+    assert done.over
+    assert done.winner is not None

@@ -354,13 +354,14 @@ def test_a_withdrawn_entrant_loses_every_match_left_by_walkover() -> None:
     t = draw(field(5), Format.ROUND_ROBIN, seed=1)
     t = t.record(result_for(t.ready()[0], str(t.ready()[0].a)))
     gone = t.entrants[-1].id
-    before = [r for r in t.results]
+    before = list(t.results)
     t = t.withdraw(gone)
     assert list(t.results[: len(before)]) == before  # results already in stand
     theirs = [f for f in t.fixtures if gone in (f.a, f.b) and not f.bye]
     for f in theirs:
         r = t.result_of(f.key)
-        assert r is not None and r.winner != gone
+        assert r is not None
+        assert r.winner != gone
     assert all(gone not in (f.a, f.b) for f in t.ready())
     with pytest.raises(TournamentError) as error:
         t.withdraw(gone)
@@ -382,7 +383,9 @@ def test_a_withdrawn_entrant_s_later_knockout_fixture_is_a_walkover_once_ready()
     assert second.b is not None
     t = _win(t, "K-R1-2", second.b)
     walk = t.result_of("K-R2-1")
-    assert walk is not None and walk.walkover and walk.winner == second.b
+    assert walk is not None
+    assert walk.walkover
+    assert walk.winner == second.b
 
 
 def test_undo_takes_a_result_out_while_the_tournament_has_not_moved_past_it() -> None:

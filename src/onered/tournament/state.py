@@ -173,7 +173,9 @@ class Tournament:
         result = self.result_of(key)
         if result is None:
             raise TournamentError(
-                f"fixture {key}: it has no result to undo", code="no_result", params={"fixture": key}
+                f"fixture {key}: it has no result to undo",
+                code="no_result",
+                params={"fixture": key},
             )
         loser = fixture.b if result.winner == fixture.a else fixture.a
         if result.walkover and loser in self.withdrawn:
