@@ -19,7 +19,7 @@ import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Protocol, TypeVar
 
 from fastapi import Depends, Header, Request
 from fastapi.concurrency import run_in_threadpool
@@ -41,6 +41,16 @@ CACHE_LINES = 400_000
 SECRETS_KEPT = 4096
 
 T = TypeVar("T")
+
+
+class Outcome(Protocol):
+    """What :class:`Games` tells of a change that ends or un-ends a game."""
+
+    def reopening(self, game_id: str) -> None:
+        """Before a change that un-ends the game is stored (raising refuses it)."""
+
+    def changed(self, row: GameRow) -> None:
+        """After a change that ended or un-ended the game was stored."""
 
 
 def list_item(row: GameRow) -> dict[str, Any]:
@@ -93,6 +103,9 @@ class Games:
         self.hub = Hub(store)
         #: The players' figures of each session kept, folded line by line (onered.web.figures).
         self._folds: weakref.WeakKeyDictionary[Session, Fold] = weakref.WeakKeyDictionary()
+        #: Told of a change that ends or un-ends a game (``onered.web.match_results``: a
+        #: decided match's result handed to tournaments and ratings), if set.
+        self.outcome: Outcome | None = None
 
     def row(self, game_id: str) -> GameRow:
         row = self.store.game(game_id)
@@ -253,7 +266,10 @@ class Games:
                         session = self._read(game_id, edit.lines)
                     self._take(game_id)  # changed below; kept again once stored
                     session.reset_low_water()
+                    was_over = session.over
                     result = act(session)
+                    if was_over and not session.over and self.outcome is not None:
+                        self.outcome.reopening(game_id)  # may refuse: nothing is stored
                     # the lines the change kept are still stored; the rest is replaced
                     common = session.low_water
                     while edit.count > common:
@@ -268,7 +284,10 @@ class Games:
                 raise not_found(game_id) from None
             self.keep(game_id, revision, session)
             self.hub.changed(game_id, revision)  # its live streams send the change
-            return edit.row or self.row(game_id), session, changed, result
+            row = edit.row or self.row(game_id)
+            if was_over != session.over and self.outcome is not None:
+                self.outcome.changed(row)
+            return row, session, changed, result
 
     def changed_view(
         self,
