@@ -28,6 +28,7 @@ SUBCOMMANDS: dict[str, str] = {
     "stats": "onered.cli.stats",
     "study": "onered.cli.study",
     "advise": "onered.cli.advise",
+    "account": "onered.cli.account",
 }
 
 

@@ -321,6 +321,21 @@ class Accounts:
             ).fetchone()
         return None if r is None else Club(str(r["id"]), str(r["name"]), float(r["created"]))
 
+    def remove_club(self, club_id: str) -> None:
+        """Delete a club that has no accounts and no players in the register (409
+        ``club_in_use`` otherwise)."""
+        with self.db.write() as c:
+            for table in ("accounts", "register_players"):
+                if c.execute(f"SELECT 1 FROM {table} WHERE club_id = ?", (club_id,)).fetchone():
+                    raise AccountError(
+                        409,
+                        f"club {club_id!r} still has accounts or players",
+                        "club_in_use",
+                        {"id": club_id},
+                    )
+            if c.execute("DELETE FROM clubs WHERE id = ?", (club_id,)).rowcount == 0:
+                raise no_club(club_id)
+
     # --- accounts -----------------------------------------------------------------------
 
     def create_account(self, email: str, password: str, role: Role, club_id: str | None) -> Account:
@@ -365,6 +380,21 @@ class Accounts:
         if r is None:
             raise no_account(account_id)
         return _account(r)
+
+    def by_email(self, email: str) -> Account | None:
+        """The account of ``email`` (any case), if any."""
+        with self.db.read() as c:
+            r = c.execute(
+                f"SELECT {_ACCOUNT_COLUMNS} FROM accounts WHERE email_key = ?",
+                (email.strip().casefold(),),
+            ).fetchone()
+        return None if r is None else _account(r)
+
+    def everyone(self) -> list[Account]:
+        """Every account, by e-mail."""
+        with self.db.read() as c:
+            rows = c.execute(f"SELECT {_ACCOUNT_COLUMNS} FROM accounts ORDER BY email_key")
+            return [_account(r) for r in rows.fetchall()]
 
     def members(self, club_id: str) -> list[Account]:
         """The accounts of club ``club_id`` (its admins first, then markers, by e-mail)."""

@@ -26,6 +26,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from onered import __version__
 from onered.web import (
+    api_accounts,
     api_club,
     api_find,
     api_games,
@@ -34,6 +35,7 @@ from onered.web import (
     api_matches,
     api_play,
     api_players,
+    api_register,
     coach,
     errors,
     idempotency,
@@ -41,7 +43,9 @@ from onered.web import (
     openapi,
     pages,
 )
+from onered.web.accounts import CsrfFormField
 from onered.web.api_games import MAX_IMPORT_BYTES, table_json
+from onered.web.db import Database
 from onered.web.errors import ApiError
 from onered.web.games import TOKEN_HEADER, Games
 from onered.web.limits import (
@@ -184,16 +188,25 @@ def create_app(
     data_dir: Path | str,
     limits: Limits | None = None,
     clock: Callable[[], float] = time.monotonic,
+    database: str | None = None,
 ) -> FastAPI:
     """The application, with its store in ``data_dir`` (created if missing) and the
-    ``limits`` for anonymous clients (``Limits()``'s by default; ``clock`` times them)."""
-    store = Store(Path(data_dir))
+    ``limits`` for anonymous clients (``Limits()``'s by default; ``clock`` times them).
+    ``database``: a PostgreSQL URL to keep everything in instead of the data folder's
+    SQLite file (``onered.web.db``); migrated up to date either way, before serving."""
+    db = Database(database) if database else Database.in_folder(Path(data_dir))
+    try:
+        db.migrate()
+    except BaseException:
+        db.close()
+        raise
+    store = Store(db)
     limits = limits or Limits()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
-        store.close()
+        db.close()
 
     app = FastAPI(
         title="onered",
@@ -204,6 +217,7 @@ def create_app(
         redoc_url=None,
         lifespan=lifespan,
     )
+    app.state.db = db  # the one database of every table (onered.web.db)
     app.state.store = store
     app.state.games = Games(store)
     app.state.creation_limiter = RateLimiter(limits.creations_per_minute, clock)
@@ -211,6 +225,7 @@ def create_app(
     app.state.import_gate = Gate(limits.concurrent_imports, "imports", limits.busy_retry_after)
     errors.install(app)
     idempotency.install(app)  # a repeated Idempotency-Key gets the kept answer
+    app.add_middleware(CsrfFormField)  # a form's csrf_token (onered.web.accounts)
     app.add_middleware(Guards)  # games made per client (onered.web.limits), bodies' sizes
     app.add_middleware(BodyTimeout, seconds=limits.body_timeout)  # a stalled body: 408
     app.add_middleware(SecurityHeaders)  # added last: around every other middleware
@@ -227,6 +242,8 @@ def create_app(
     app.include_router(api_find.router)  # search, my games, delete (onered.web.api_find)
     app.include_router(api_players.router)  # a player's page (onered.web.api_players)
     app.include_router(api_grammar.router)  # players' descriptions (onered.web.api_grammar)
+    app.include_router(api_accounts.router)  # signing in, clubs (onered.web.api_accounts)
+    app.include_router(api_register.router)  # the player register (onered.web.api_register)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     openapi.install(app)  # every answer in the schema, errors too (onered.web.openapi)
     return app

@@ -92,6 +92,9 @@ PAGES: dict[str, Page] = {
         Page("coach.html", "coach.title", "Coach", styles=("coach.css",)),
         Page("match.html", "match.title", "Match", styles=("match.css",)),
         Page("player.html", "player.title", "Player", styles=("player.css",)),
+        Page("signin.html", "account.signin", "Sign in", styles=("account.css",)),
+        Page("account.html", "account.title", "Account", styles=("account.css",)),
+        Page("register.html", "register.title", "Player register", styles=("account.css",)),
     )
 }
 
