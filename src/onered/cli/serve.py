@@ -2,7 +2,8 @@
 
 Needs the ``web`` extra (``pip install 'onered[web]'``: FastAPI and uvicorn); without it the
 command says so and exits 2. Games are kept in an SQLite database in the data folder
-(``--data``, default ``./onered-data``).
+(``--data``, default ``./onered-data``), or with ``--database postgresql://...`` in a
+PostgreSQL database (``onered.web.db``; the schema is migrated up to date at start).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import importlib.util
 import os
 import socket
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING
@@ -45,6 +47,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         default=DEFAULT_DATA,
         help=f"folder of the games database (default ./{DEFAULT_DATA}, created if missing)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="worker processes serving the same games on one port (default 1; docs/web.md)",
+    )
+    parser.add_argument(
+        "--database",
+        metavar="URL",
+        default=None,
+        help="keep everything in this PostgreSQL database (postgresql://user:password@host"
+        ":port/name) instead of the data folder's SQLite file",
     )
     _limit_flags(parser)
 
@@ -120,8 +136,8 @@ def _serve(args: argparse.Namespace, sock: socket.socket) -> int:
     from onered.texts import Lang
     from onered.web import serving
     from onered.web.app import create_app
+    from onered.web.db import DatabaseError, hide_password
     from onered.web.limits import LimitError
-    from onered.web.store import StoreError
 
     try:
         limits = limits_of(args)
@@ -129,19 +145,43 @@ def _serve(args: argparse.Namespace, sock: socket.socket) -> int:
         print(error_line("serve", exc, Lang(args.lang)), file=sys.stderr)
         return 2
     data = Path(args.data).expanduser().resolve()
-    try:
-        app = create_app(data, limits)
-    except StoreError as exc:
-        print(error_line("serve", exc, Lang(args.lang), where="--data"), file=sys.stderr)
+    database = args.database
+    if database is not None and not database.startswith(("postgresql://", "postgres://")):
+        print(
+            "onered serve: --database: expected a URL postgresql://user@host:port/name",
+            file=sys.stderr,
+        )
         return 2
     host = f"[{args.host}]" if ":" in args.host else args.host
-    # Announced only once the port is ours: a user never opens someone else's server.
-    print(f"onered: open http://{host}:{args.port}/ in a browser (Ctrl+C stops)", flush=True)
-    print(f"onered: games are kept in {data}", flush=True)
-    config = serving.config(app, args.host, args.port, limits)  # timeouts, caps, open files
-    serving.steady_gc()  # the collector tuned for a long-running server
-    _server(config).run(sockets=[sock])
-    return 0
+
+    def announce() -> None:
+        # Announced only once the port is ours: a user never opens someone else's server.
+        print(f"onered: open http://{host}:{args.port}/ in a browser (Ctrl+C stops)", flush=True)
+        kept = hide_password(database) if database else data
+        print(f"onered: games are kept in {kept}", flush=True)
+
+    def work(ready: Callable[[], None]) -> int:
+        """One server on ``sock``: its app built, then served until told to stop."""
+        try:
+            app = create_app(data, limits, database=database)
+        except DatabaseError as exc:
+            where = "--database" if database else "--data"
+            print(error_line("serve", exc, Lang(args.lang), where=where), file=sys.stderr)
+            return 2
+        ready()
+        config = serving.config(app, args.host, args.port, limits)  # timeouts, caps, files
+        serving.steady_gc()  # the collector tuned for a long-running server
+        _server(config).run(sockets=[sock])
+        return 0
+
+    workers = getattr(args, "workers", 1)
+    if workers == 1:
+        return work(announce)
+    try:  # several processes on the one socket (onered.web.serving.Supervisor)
+        return serving.supervise(workers, work, limits.shutdown_timeout, announce)
+    except serving.WorkerError as exc:
+        print(f"onered serve: {exc}", file=sys.stderr)
+        return 2
 
 
 def _server(config: uvicorn.Config) -> uvicorn.Server:

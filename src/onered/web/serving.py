@@ -10,14 +10,34 @@ of the previous answer) is closed, with a 408 when part of a request came. The s
 covers the rest of a body after the app has answered without reading it. A body that stalls
 while the app reads it is the body timeout's (``onered.web.limits.BodyTimeout``: 408).
 
+Several worker processes (``onered serve --workers N``, :func:`supervise`) share one
+listening socket, bound by the parent before it forks them: the kernel hands each new
+connection to one of the workers, and connections waiting to be accepted stay in the one
+queue when a worker dies (with ``SO_REUSEPORT`` each worker has a queue of its own, lost
+with it). Each worker is a whole server (its app, its event loop, its store's
+connections); the parent only watches: it starts a worker again when one dies, and tells
+them all to stop (``SIGTERM``, each stopping gracefully) when it is told to (``SIGTERM``,
+``SIGINT``).
+
 Needs the ``web`` extra (uvicorn, h11); imported by ``onered serve`` only.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import ctypes
+import ctypes.util
 import gc
+import os
 import resource
+import signal
+import sys
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import FrameType
 from typing import Any, cast
 
 import h11
@@ -186,3 +206,214 @@ def config(app: Any, host: str, port: int, limits: Limits) -> uvicorn.Config:
         backlog=limits.backlog,
         timeout_graceful_shutdown=limits.shutdown_timeout,
     )
+
+
+#: The most worker processes ``onered serve --workers`` starts.
+MAX_WORKERS = 64
+#: A worker that dies within this many seconds of its start died young: it is started again
+#: after :data:`RESTART_PAUSE` seconds, and after :data:`YOUNG_DEATHS` such deaths in a row
+#: the server gives up (a fault that kills every worker would otherwise spin).
+YOUNG = 5.0
+RESTART_PAUSE = 1.0
+YOUNG_DEATHS = 5
+#: Seconds the workers get to stop, beyond the graceful shutdown's own bound, before the
+#: parent kills them.
+STOP_MARGIN = 5.0
+_PR_SET_PDEATHSIG = 1
+
+
+class WorkerError(RuntimeError):
+    """``onered serve --workers`` cannot run (no ``fork`` on this system, say)."""
+
+
+@dataclass(frozen=True)
+class WorkerExit:
+    """How a worker ended: its ``pid`` and exit ``code``, or the ``signal`` that killed it."""
+
+    pid: int
+    code: int | None
+    signal: int | None
+
+    def describe(self) -> str:
+        """For the log: "exited with 3", "killed by SIGKILL"."""
+        if self.signal is not None:
+            return f"killed by {signal.Signals(self.signal).name}"
+        return f"exited with {self.code}"
+
+
+def _exit_of(pid: int, status: int) -> WorkerExit:
+    if os.WIFSIGNALED(status):
+        return WorkerExit(pid, None, os.WTERMSIG(status))
+    return WorkerExit(pid, os.waitstatus_to_exitcode(status), None)
+
+
+def _die_with_parent() -> None:
+    """In a worker: be sent SIGTERM when the parent dies (Linux's ``PR_SET_PDEATHSIG``), so a
+    parent killed with SIGKILL leaves no workers behind; elsewhere nothing."""
+    if not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+
+
+class Supervisor:
+    """The parent of ``onered serve --workers N`` (see the module docstring): forks
+    ``workers`` processes, each running ``work(ready)``, which calls ``ready()`` once its app
+    is built and returns the process's exit code once its server has stopped;
+    ``announce()`` is called once the first worker is ready."""
+
+    def __init__(
+        self,
+        workers: int,
+        work: Callable[[Callable[[], None]], int],
+        *,
+        stop_timeout: float,
+        announce: Callable[[], None] = lambda: None,
+        log: Callable[[str], None] = lambda text: print(f"onered: {text}", file=sys.stderr),
+    ) -> None:
+        if not hasattr(os, "fork"):
+            raise WorkerError("--workers: several workers need a system with fork (POSIX)")
+        if not 1 <= workers <= MAX_WORKERS:
+            raise WorkerError(f"--workers: from 1 to {MAX_WORKERS}, got {workers}")
+        self.workers = workers
+        self.work = work
+        self.stop_timeout = stop_timeout
+        self.announce = announce
+        self.log = log
+        #: The running workers: pid -> when it was started (monotonic seconds).
+        self.running: dict[int, float] = {}
+        self.stopping = False
+        #: Workers started again after they died (for the log and tests).
+        self.restarts = 0
+
+    def run(self) -> int:
+        """Start the workers (the first alone: it prepares the database, e.g. its
+        migrations, before the others open it), watch them until told to stop; 0 then, or
+        the first worker's code when it could not start (its error said by itself)."""
+        handled = (signal.SIGTERM, signal.SIGINT, signal.SIGALRM)
+        before = {sig: signal.getsignal(sig) for sig in handled}
+        signal.signal(signal.SIGTERM, self._stop)
+        signal.signal(signal.SIGINT, self._stop)
+        signal.signal(signal.SIGALRM, self._kill_all)
+        try:
+            first = self._start(wait_ready=True)
+            if first is not None:
+                return first
+            self.announce()  # the first worker is ready: the server is up
+            for _ in range(self.workers - 1):
+                if self.stopping:
+                    break
+                self._start()
+            return self._watch()
+        finally:
+            signal.alarm(0)
+            for sig, handler in before.items():
+                signal.signal(sig, handler)
+
+    def _start(self, wait_ready: bool = False) -> int | None:
+        """Fork a worker; with ``wait_ready``, wait until it has built its app (``None``) or
+        died first (its exit code, 1 if it was killed)."""
+        read_end, write_end = os.pipe()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:  # the worker
+            os.close(read_end)
+            self._worker(write_end)
+        os.close(write_end)
+        self.running[pid] = time.monotonic()
+        try:
+            if not wait_ready:
+                return None
+            while True:
+                try:
+                    said = os.read(read_end, 1)
+                    break
+                except InterruptedError:  # pragma: no cover - retried by Python itself
+                    continue
+            if said:
+                return None
+            _, status = os.waitpid(pid, 0)
+            del self.running[pid]
+            ended = _exit_of(pid, status)
+            return ended.code if ended.code else 1
+        finally:
+            os.close(read_end)
+
+    def _worker(self, ready_fd: int) -> None:
+        """In the forked worker: its own signals, then ``work``; never returns."""
+        code = 1
+        try:
+            signal.alarm(0)
+            for sig in (signal.SIGTERM, signal.SIGALRM):
+                signal.signal(sig, signal.SIG_DFL)
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+            _die_with_parent()
+
+            def ready() -> None:
+                with contextlib.suppress(OSError):
+                    os.write(ready_fd, b"1")
+                    os.close(ready_fd)
+
+            code = self.work(ready)
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else 1
+        except BaseException:
+            traceback.print_exc()
+        finally:
+            with contextlib.suppress(Exception):
+                sys.stdout.flush()
+                sys.stderr.flush()
+            os._exit(code)
+
+    def _watch(self) -> int:
+        """Wait for workers to end; start another for each that dies until told to stop."""
+        young = 0
+        while self.running:
+            try:
+                pid, status = os.waitpid(-1, 0)
+            except ChildProcessError:  # pragma: no cover - none left
+                break
+            started = self.running.pop(pid, None)
+            if started is None or self.stopping:
+                continue
+            ended = _exit_of(pid, status)
+            young = young + 1 if time.monotonic() - started < YOUNG else 0
+            if young >= YOUNG_DEATHS:
+                self.log(f"worker {pid} {ended.describe()}; {young} died young: giving up")
+                self._stop(signal.SIGTERM, None)
+                continue
+            self.log(f"worker {pid} {ended.describe()}; starting another")
+            if young:
+                time.sleep(RESTART_PAUSE)
+            if not self.stopping:
+                self.restarts += 1
+                self._start()
+        return 1 if young >= YOUNG_DEATHS else 0
+
+    def _stop(self, sig: int, frame: FrameType | None) -> None:
+        """Told to stop: every worker is told (SIGTERM) once; those still running after
+        their graceful shutdown's bound are killed (:meth:`_kill_all`, by an alarm)."""
+        if self.stopping:
+            return
+        self.stopping = True
+        for pid in list(self.running):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)
+        signal.alarm(max(1, int(self.stop_timeout + STOP_MARGIN + 0.999)))
+
+    def _kill_all(self, sig: int, frame: FrameType | None) -> None:
+        for pid in list(self.running):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def supervise(
+    workers: int,
+    work: Callable[[Callable[[], None]], int],
+    stop_timeout: float,
+    announce: Callable[[], None] = lambda: None,
+) -> int:
+    """Run ``work`` in ``workers`` processes (:class:`Supervisor`) until told to stop."""
+    return Supervisor(workers, work, stop_timeout=stop_timeout, announce=announce).run()
