@@ -42,7 +42,8 @@ def matches_of(app: FastAPI) -> MatchStore:
     found = getattr(app.state, "matches", None)
     if isinstance(found, MatchStore):
         return found
-    made = MatchStore(app.state.store.data_dir)
+    store = app.state.store
+    made = MatchStore(getattr(store, "db", None) or store.data_dir)
     app.state.matches = made
     return made
 
@@ -173,9 +174,7 @@ def reconcile(app: FastAPI, tournament_id: str) -> bool:
     if row is None or row.state is None:
         return False
     state = row.state
-    missed = [
-        k for k in row.links if k.recorded is None and state.result_of(k.fixture) is None
-    ]
+    missed = [k for k in row.links if k.recorded is None and state.result_of(k.fixture) is None]
     entered = False
     for link in missed:
         match = matches_of(app).match(link.match_id)
