@@ -41,6 +41,7 @@ WITH_BODY = (408, 411, 413)
 SPECIAL: Mapping[tuple[str, str], tuple[int, ...]] = {
     ("post", "/api/games"): (429,),
     ("post", "/api/matches"): (429,),
+    ("post", "/api/tournaments"): (401, 403),  # a club's tournament: its admin, signed in
     ("post", "/api/import"): (403, 429, 503),
     ("get", "/api/games/{game_id}/events"): (429,),
     ("get", "/api/games/{game_id}/seat"): (401, 403),
@@ -52,6 +53,8 @@ MEDIA: Mapping[tuple[str, str], str] = {
     ("get", "/api/games/{game_id}/export.jsonl"): "application/x-ndjson",
     ("get", "/api/games/{game_id}/record.jsonl"): "application/x-ndjson",
     ("get", "/api/games/{game_id}/events"): "text/event-stream",
+    ("get", "/api/qr.svg"): "image/svg+xml",
+    ("post", "/api/qr"): "image/svg+xml",
 }
 #: The header that makes a change safe to send again (``onered.web.idempotency``).
 IDEMPOTENCY_KEY: Mapping[str, Any] = {
@@ -78,7 +81,9 @@ def statuses(method: str, path: str) -> list[int]:
         found.update(WITH_BODY)
     if _NAMED.search(path):
         found.add(404)
-    changes = path.startswith(("/api/games/{game_id}", "/api/matches/{match_id}"))
+    changes = path.startswith(
+        ("/api/games/{game_id}", "/api/matches/{match_id}", "/api/tournaments/{tournament_id}")
+    )
     if method in ("post", "delete") and changes:
         found.update((401, 403, 409))  # a secret wanted, or wrong; the game not in a state
     found.update(SPECIAL.get((method, path), ()))
