@@ -573,6 +573,50 @@ WORDS: dict[str, str] = {
     "web.player.result.won": "won",
     "web.player.result.lost": "lost",
     "web.player.result.on": "unfinished",
+    # Ratings (onered.web.api_ratings, ratings.js): the ranking, a player's history,
+    # handicap proposals; and their errors.
+    "web.rating.title": "Ratings",
+    "web.rating.all": "All targets",
+    "web.rating.to": "Games to {target}",
+    "web.rating.history": "Rating history",
+    "web.rating.back": "All ratings",
+    "web.rating.note": (
+        "Glicko-2 ratings from every finished match without a handicap start, one result "
+        "per game; ± is twice the rating deviation (95 %). A rating is provisional while that "
+        "is wide."
+    ),
+    "web.rating.none": "No rated matches yet.",
+    "web.rating.provisional": "provisional",
+    "web.rating.chart": "Rating over all targets, with its 95 % band",
+    "web.rating.chart.x": "rated matches in order",
+    "web.rating.card.one": "{n} match: {wins} of {games} games won",
+    "web.rating.card.few": "{n} matches: {wins} of {games} games won",
+    "web.rating.card.many": "{n} matches: {wins} of {games} games won",
+    "web.rating.col.player": "Player",
+    "web.rating.col.rating": "Rating",
+    "web.rating.col.deviation": "±",
+    "web.rating.col.matches": "Matches",
+    "web.rating.col.games": "Games won–lost",
+    "web.rating.col.last": "Last match",
+    "web.rating.col.date": "Finished",
+    "web.rating.col.target": "Target",
+    "web.rating.col.opponent": "Opponent",
+    "web.rating.col.score": "Games",
+    "web.rating.col.change": "Change",
+    "web.rating.handicap.title": "Handicap start",
+    "web.rating.handicap.a": "Player",
+    "web.rating.handicap.b": "against",
+    "web.rating.handicap.target": "game to",
+    "web.rating.handicap.propose": "Propose",
+    "web.rating.handicap.chance": (
+        "{a} ({ra}) against {b} ({rb}): {a} wins a game to {target} from level {chance} % of "
+        "the time."
+    ),
+    "web.rating.handicap.start": "For an even game, {name} starts each game with {points}.",
+    "web.rating.handicap.level": "An even game: no start needed.",
+    "error.no_rating": "{name} has no rated match yet.",
+    "error.rating_same_player": "Choose two different players.",
+    "error.rating": "Not a rating: {detail}",
     # Errors by code (onered.errors: ``error.<code>``, filled from the error's params; ``{detail}``
     # is its English message).
     "error.network": "The server cannot be reached. Check the connection and try again.",

@@ -582,6 +582,50 @@ WORDS: dict[str, str] = {
     "web.player.result.won": "победа",
     "web.player.result.lost": "поражение",
     "web.player.result.on": "не окончена",
+    # Ratings (onered.web.api_ratings, ratings.js): the ranking, a player's history,
+    # handicap proposals; and their errors.
+    "web.rating.title": "Рейтинги",
+    "web.rating.all": "Все дистанции",
+    "web.rating.to": "Партии до {target}",
+    "web.rating.history": "История рейтинга",
+    "web.rating.back": "Все рейтинги",
+    "web.rating.note": (
+        "Рейтинги Glicko-2 по всем сыгранным матчам без форы, каждая партия — отдельный "
+        "результат; ± — удвоенное отклонение рейтинга (95 %). Пока разброс велик, рейтинг "
+        "предварительный."
+    ),
+    "web.rating.none": "Рейтинговых матчей пока нет.",
+    "web.rating.provisional": "предварительный",
+    "web.rating.chart": "Рейтинг по всем дистанциям и его 95-процентная полоса",
+    "web.rating.chart.x": "рейтинговые матчи по порядку",
+    "web.rating.card.one": "{n} матч: выиграно {wins} из {games} партий",
+    "web.rating.card.few": "{n} матча: выиграно {wins} из {games} партий",
+    "web.rating.card.many": "{n} матчей: выиграно {wins} из {games} партий",
+    "web.rating.col.player": "Игрок",
+    "web.rating.col.rating": "Рейтинг",
+    "web.rating.col.deviation": "±",
+    "web.rating.col.matches": "Матчи",
+    "web.rating.col.games": "Партии (выигр.–проигр.)",
+    "web.rating.col.last": "Последний матч",
+    "web.rating.col.date": "Окончен",
+    "web.rating.col.target": "Дистанция",
+    "web.rating.col.opponent": "Соперник",
+    "web.rating.col.score": "Партии",
+    "web.rating.col.change": "Изменение",
+    "web.rating.handicap.title": "Фора",
+    "web.rating.handicap.a": "Игрок",
+    "web.rating.handicap.b": "против",
+    "web.rating.handicap.target": "партия до",
+    "web.rating.handicap.propose": "Предложить",
+    "web.rating.handicap.chance": (
+        "{a} ({ra}) против {b} ({rb}): без форы {a} выигрывает партию до {target} "
+        "в {chance} % случаев."
+    ),
+    "web.rating.handicap.start": "Для равной игры {name} начинает каждую партию с {points} очков.",
+    "web.rating.handicap.level": "Игра равная: фора не нужна.",
+    "error.no_rating": "У игрока {name} пока нет рейтинговых матчей.",
+    "error.rating_same_player": "Выберите двух разных игроков.",
+    "error.rating": "Это не рейтинг: {detail}",
     # Errors by code (onered.errors: ``error.<code>``, filled from the error's params; ``{detail}``
     # is its English message).
     "error.network": "Нет связи с сервером. Проверьте соединение и повторите.",

@@ -35,6 +35,7 @@ from onered.web import (
     api_matches,
     api_play,
     api_players,
+    api_ratings,
     api_register,
     api_tournaments,
     coach,
@@ -245,6 +246,7 @@ def create_app(
     app.include_router(api_grammar.router)  # players' descriptions (onered.web.api_grammar)
     app.include_router(api_accounts.router)  # signing in, clubs (onered.web.api_accounts)
     app.include_router(api_register.router)  # the player register (onered.web.api_register)
+    app.include_router(api_ratings.router)  # ratings, handicaps (onered.web.api_ratings)
     api_tournaments.install(app)  # tournaments, their pages, QR codes (web.api_tournaments)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     openapi.install(app)  # every answer in the schema, errors too (onered.web.openapi)

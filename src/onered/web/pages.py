@@ -95,6 +95,7 @@ PAGES: dict[str, Page] = {
         Page("signin.html", "account.signin", "Sign in", styles=("account.css",)),
         Page("account.html", "account.title", "Account", styles=("account.css",)),
         Page("register.html", "register.title", "Player register", styles=("account.css",)),
+        Page("ratings.html", "rating.title", "Ratings", styles=("ratings.css",)),
     )
 }
 
