@@ -42,7 +42,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.epilog = EPILOG
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
-    create = sub.add_parser("create", help="make an account (and its club, if new)")
+    # no abbreviations: "--password SECRET" must not be taken for --password-file
+    create = sub.add_parser(
+        "create", help="make an account (and its club, if new)", allow_abbrev=False
+    )
     who = create.add_mutually_exclusive_group(required=True)
     who.add_argument("--admin", metavar="EMAIL", help="the club's admin (needs --club)")
     who.add_argument("--marker", metavar="EMAIL", help="a marker of the club (needs --club)")
@@ -52,7 +55,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     _password_flag(create)
     listing = sub.add_parser("list", help="the clubs and their accounts")
-    password = sub.add_parser("password", help="set an account's password (ends its sessions)")
+    password = sub.add_parser(
+        "password", help="set an account's password (ends its sessions)", allow_abbrev=False
+    )
     password.add_argument("email", metavar="EMAIL")
     _password_flag(password)
     for p in (create, listing, password):

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import urllib.parse
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -304,8 +305,9 @@ def remove_player(request: Request, player_id: Id) -> Response:
 async def add_player_form(request: Request) -> Response:
     """The page's form without its script: the fields, the hidden ``csrf_token``
     (checked by ``require``); back to the page (303)."""
-    form = await request.form()
-    fields = {k: str(form.get(k) or "").strip() for k in ("name", "club_id", "rating")}
+    # read here (a urlencoded body, parsed by the standard library: no multipart library)
+    form = urllib.parse.parse_qs((await request.body()).decode("utf-8", "replace"))
+    fields = {k: (form.get(k) or [""])[0].strip() for k in ("name", "club_id", "rating")}
     await run_in_threadpool(_add_from_form, request, fields)
     return RedirectResponse("/register", status_code=303)
 

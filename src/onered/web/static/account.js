@@ -1,6 +1,6 @@
 // One's account: who is signed in, the club's accounts (its admin), the clubs (a federation
 // admin), the password, signing out.
-import { el, setupPage, showError, t } from "./common.js";
+import { I, el, setupPage, showError, t } from "./common.js";
 import { fields, me, send } from "./account-api.js";
 
 const $ = (x) => document.getElementById(x);
@@ -89,6 +89,7 @@ async function main() {
       notice(t("account.password_changed"));
     });
   });
+  document.body.dataset.ready = I.lang;
 }
 
 main();

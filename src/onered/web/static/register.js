@@ -1,6 +1,6 @@
 // The player register: players by name, searched; a club's admin adds, edits and removes
 // his club's players (a federation admin any).
-import { el, setupPage, showError, t, tn } from "./common.js";
+import { I, el, setupPage, showError, t, tn } from "./common.js";
 import { csrfToken, me, send } from "./account-api.js";
 
 const $ = (x) => document.getElementById(x);
@@ -33,6 +33,7 @@ async function load() {
   const club = $("club-filter").value;
   found = await send("GET", `/api/register?q=${q}&limit=500${club ? `&club=${encodeURIComponent(club)}` : ""}`);
   render();
+  document.body.dataset.loads = String(Number(document.body.dataset.loads || 0) + 1);
 }
 
 function row(p) {
@@ -113,6 +114,7 @@ async function main() {
       await load();
     });
   });
+  document.body.dataset.ready = I.lang;
 }
 
 main();

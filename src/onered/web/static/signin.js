@@ -1,5 +1,5 @@
 // The sign-in page: e-mail and password; then on to the page asked for (?next=/...) or the account.
-import { setupPage, showError } from "./common.js";
+import { I, setupPage, showError } from "./common.js";
 import { send } from "./account-api.js";
 
 const $ = (x) => document.getElementById(x);
@@ -25,6 +25,7 @@ async function main() {
       $("signin").disabled = false;
     }
   });
+  document.body.dataset.ready = I.lang;
 }
 
 main();
