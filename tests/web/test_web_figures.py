@@ -17,10 +17,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from legacy_support import to_legacy
 from onered.game.session import Session
 from onered.game.stats import Tally
 from onered.web.api_players import player_view
 from onered.web.app import create_app
+from onered.web.db import latest_version
 from onered.web.games import Games
 from onered.web.store import DB_NAME, Mode, Store
 from onered.web.view import summary_json
@@ -48,7 +50,7 @@ def counted(game: Session) -> dict[str, Any]:
 
 
 def kept(store: Store, game_id: str) -> dict[str, Any] | None:
-    with sqlite3.connect(store.path) as conn:
+    with store.db.read() as conn:
         r = conn.execute("SELECT figures FROM games WHERE id = ?", (game_id,)).fetchone()
     return None if r[0] is None else json.loads(r[0])
 
@@ -215,23 +217,24 @@ def test_a_players_page_reads_no_line(games: Games, monkeypatch: pytest.MonkeyPa
 
 
 def to_schema_2(path: Path) -> None:
-    """Make a database of schema 3 what schema 2 was: no figures, no index of players."""
+    """Make a database of schema 3 what schema 2 was (before the migrations): no figures, no
+    index of players."""
+    to_legacy(path, 2)
     with sqlite3.connect(path) as conn:
         conn.execute("DROP TABLE game_players")
         conn.execute("ALTER TABLE games DROP COLUMN figures")
-        conn.execute("PRAGMA user_version = 2")
+    conn.close()
 
 
 def test_a_schema_2_database_is_brought_up_to_date(tmp_path: Path) -> None:
     data = tmp_path / "data"
     app = create_app(data)
     ids = make_players_games(app.state.games, 5, seed=8)
-    app.state.store.close()
+    app.state.db.close()
     to_schema_2(data / DB_NAME)
     store = Store(data)
     try:
-        with sqlite3.connect(store.path) as conn:
-            assert conn.execute("PRAGMA user_version").fetchone()[0] == 3
+        assert store.db.version() == latest_version()
         assert all(kept(store, i) is None for i in ids)  # counted when first read
         check_page(store, ids)
         for game_id in ids:  # and kept

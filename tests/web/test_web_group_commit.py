@@ -5,7 +5,6 @@ writer; every acknowledged change is stored, in order, once — also after a kil
 from __future__ import annotations
 
 import json
-import sqlite3
 import threading
 import time
 import uuid
@@ -21,6 +20,7 @@ from onered.game.marking import Mark, Part
 from onered.game.session import Session
 from onered.rules import Match
 from onered.web.commits import GroupCommit
+from onered.web.db import Conn, Database, ddl, statements
 from onered.web.games import Games
 from onered.web.store import ConflictError, Mode, Store, StoreError
 from onered.web.view import summary_json
@@ -37,26 +37,26 @@ CREATE TABLE item (writer INTEGER NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (wri
 
 
 class Db:
-    """A database of the test's own behind a :class:`GroupCommit`."""
+    """Tables of the test's own behind a :class:`GroupCommit`, in ``database`` (a path:
+    an SQLite file there)."""
 
-    def __init__(self, path: Path) -> None:
-        self.conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        self.conn.execute("PRAGMA journal_mode=WAL")
-        self.conn.execute("PRAGMA synchronous=FULL")
-        self.conn.execute("PRAGMA foreign_keys=ON")
-        self.conn.executescript(SCHEMA)
-        self.lock = threading.RLock()
-        self.commits = GroupCommit(self.conn, self.lock, lambda exc: StoreError(f"lost: {exc}"))
+    def __init__(self, database: Database | Path) -> None:
+        self.db = database if isinstance(database, Database) else Database(database)
+        with self.db.write() as conn:
+            for statement in statements(ddl(SCHEMA, self.db.dialect)):
+                conn.execute(statement)
+        self.commits = GroupCommit(self.db, lambda exc: StoreError(f"lost: {exc}"))
 
     def items(self) -> set[tuple[int, int]]:
-        with self.lock:
-            return {(int(a), int(b)) for a, b in self.conn.execute("SELECT writer, n FROM item")}
+        with self.db.read() as conn:
+            rows = conn.execute("SELECT writer, n FROM item").fetchall()
+        return {(int(a), int(b)) for a, b in rows}
 
 
-def insert(writer: int, n: int, fail: bool = False) -> Callable[[sqlite3.Connection], int]:
+def insert(writer: int, n: int, fail: bool = False) -> Callable[[Conn], int]:
     """A write adding ``(writer, n)``; with ``fail``, it raises after writing."""
 
-    def work(conn: sqlite3.Connection) -> int:
+    def work(conn: Conn) -> int:
         conn.execute("INSERT INTO item (writer, n) VALUES (?, ?)", (writer, n))
         if fail:
             raise ValueError(f"write {writer}/{n} refused")
@@ -70,7 +70,7 @@ def hold_a_group(db: Db) -> tuple[threading.Event, threading.Thread]:
     handed over meanwhile queue for the next group. The event, and the leader's thread."""
     release = threading.Event()
 
-    def first(conn: sqlite3.Connection) -> int:
+    def first(conn: Conn) -> int:
         release.wait(30)
         return -1
 
@@ -81,7 +81,7 @@ def hold_a_group(db: Db) -> tuple[threading.Event, threading.Thread]:
     return release, leader
 
 
-def run_queued_behind(db: Db, writes: list[Callable[[sqlite3.Connection], int]]) -> list[object]:
+def run_queued_behind(db: Db, writes: list[Callable[[Conn], int]]) -> list[object]:
     """Run ``writes`` from threads of their own while a first write holds the group being
     committed until all of them are queued: they then form the next group, together. Each
     thread's outcome (what its write returned, or the error it got), in order."""
@@ -105,16 +105,16 @@ def run_queued_behind(db: Db, writes: list[Callable[[sqlite3.Connection], int]])
     return outcomes
 
 
-def test_writes_queued_together_are_committed_in_one_group(tmp_path: Path) -> None:
-    db = Db(tmp_path / "t.sqlite3")
+def test_writes_queued_together_are_committed_in_one_group(database: Database) -> None:
+    db = Db(database)
     outcomes = run_queued_behind(db, [insert(k, 0) for k in range(20)])
     assert outcomes == [0] * 20
     assert db.items() == {(k, 0) for k in range(20)}
     assert (db.commits.groups, db.commits.writes) == (2, 21)  # the first alone, then the 20
 
 
-def test_a_failing_write_loses_only_itself(tmp_path: Path) -> None:
-    db = Db(tmp_path / "t.sqlite3")
+def test_a_failing_write_loses_only_itself(database: Database) -> None:
+    db = Db(database)
     writes = [insert(k, 0, fail=k == 3) for k in range(8)]
     outcomes = run_queued_behind(db, writes)
     assert isinstance(outcomes[3], ValueError)
@@ -124,10 +124,10 @@ def test_a_failing_write_loses_only_itself(tmp_path: Path) -> None:
     assert db.commits.groups == 2
 
 
-def test_a_group_that_cannot_be_committed_fails_every_write_of_it(tmp_path: Path) -> None:
-    db = Db(tmp_path / "t.sqlite3")
+def test_a_group_that_cannot_be_committed_fails_every_write_of_it(database: Database) -> None:
+    db = Db(database)
 
-    def orphan(conn: sqlite3.Connection) -> int:  # fails only at COMMIT (a deferred key)
+    def orphan(conn: Conn) -> int:  # fails only at COMMIT (a deferred key)
         conn.execute("INSERT INTO child (id, parent) VALUES (1, 99)")
         return 0
 
@@ -311,8 +311,8 @@ def expected_lines(taps: list[int]) -> list[str]:
     return session.texts()
 
 
-def test_concurrent_markers_each_find_their_strokes_in_order_once(tmp_path: Path) -> None:
-    store = Store(tmp_path)
+def test_concurrent_markers_each_find_their_strokes_in_order_once(database: Database) -> None:
+    store = Store(database)
     games = Games(store)
     ids = [new_game(store) for _ in range(8)]
     plan = {g: [n % len(TAPS) for n in range(10 + k)] for k, g in enumerate(ids)}
@@ -331,13 +331,13 @@ def test_concurrent_markers_each_find_their_strokes_in_order_once(tmp_path: Path
     for t in threads:
         t.join(60)
     assert errors == []
-    store.close()
-    again = Store(tmp_path)
+    again = Store(Database(database.url))  # read back on connections of its own
     for g in ids:
         assert again.lines(g) == expected_lines(plan[g])
         row = again.game(g)
         assert row is not None
         assert row.revision == len(plan[g])
+    again.db.close()
 
 
 def test_two_devices_marking_one_game_never_double_a_stroke(tmp_path: Path) -> None:
@@ -359,9 +359,9 @@ def test_two_devices_marking_one_game_never_double_a_stroke(tmp_path: Path) -> N
     assert store.lines(game_id) == expected_lines([0] * 20)
 
 
-def test_a_change_made_meanwhile_by_another_process_is_a_conflict(tmp_path: Path) -> None:
-    store = Store(tmp_path)
-    other = Store(tmp_path)
+def test_a_change_made_meanwhile_by_another_process_is_a_conflict(database: Database) -> None:
+    store = Store(database)
+    other = Store(Database(database.url))  # its own connections, as another process's
     game_id = new_game(store)
     stroke = expected_lines([0])[1]
     with (  # noqa: PT012 - the other change is made inside this one
@@ -372,6 +372,7 @@ def test_a_change_made_meanwhile_by_another_process_is_a_conflict(tmp_path: Path
         with other.edit(game_id) as theirs:
             theirs.push(stroke)
     assert store.lines(game_id) == expected_lines([0])
+    other.db.close()
 
 
 def test_an_edit_pops_and_pushes_as_one_change(tmp_path: Path) -> None:
@@ -416,7 +417,7 @@ def test_a_game_deleted_elsewhere_is_not_found_though_its_secret_is_known(
 ) -> None:
     game, token = api.new_mark()
     assert api.mark(game, token, parts=["no_score"], after=1).status == 200
-    other = Store(tmp_path / "data")  # another process deletes it
+    other = Store(Database(api.app.state.db.url))  # another process deletes it
     assert other.delete(game)
     other.close()
     r = api.mark(game, token, parts=["no_score"], after=2)
@@ -490,8 +491,9 @@ def test_every_acknowledged_stroke_survives_kill_9(tmp_path: Path) -> None:
         lines = store.lines(game_id)
         assert len(lines) >= answered[game_id]  # every acknowledged stroke is there ...
         assert lines == expected_lines(sent[game_id][: len(lines) - 1])  # ... in order, once
-        keys = store._conn.execute(
-            "SELECT COUNT(*) FROM idempotency WHERE game_id = ?", (game_id,)
-        ).fetchone()[0]
+        with store.db.read() as conn:
+            keys = conn.execute(
+                "SELECT COUNT(*) FROM idempotency WHERE game_id = ?", (game_id,)
+            ).fetchone()[0]
         assert keys == len(lines) - 1  # each stored stroke with its key
     assert json.loads(store.lines(made[0][0])[0])["type"] == "match"

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from legacy_support import to_legacy
 from onered.web.app import create_app
 from onered.web.store import DB_NAME, Store
 from web_support import Api
@@ -178,16 +179,17 @@ def test_a_refused_change_leaves_no_key(api: Api) -> None:
 
 
 def test_a_data_folder_of_the_previous_schema_opens_and_takes_keys(tmp_path: Path) -> None:
-    """A folder made before the keys (schema 1, no key table) is brought up to date."""
+    """A folder made before the keys (schema 1, no key table, from before the migrations)
+    is brought up to date."""
     data = tmp_path / "data"
     app = create_app(data)
     api = Api(app)
     game, token = api.new_mark()
     _send(api, game, token, {"parts": ["pot_red"]}, {})
-    app.state.store.close()
+    app.state.db.close()
+    to_legacy(data / DB_NAME, 1)
     with sqlite3.connect(data / DB_NAME) as conn:
         conn.execute("DROP TABLE idempotency")
-        conn.execute("PRAGMA user_version = 1")
     conn.close()
     app = create_app(data)
     try:
@@ -197,17 +199,16 @@ def test_a_data_folder_of_the_previous_schema_opens_and_takes_keys(tmp_path: Pat
         _send(api, game, token, {"parts": ["no_score"]}, key)
         assert len(_ins(api, game)) == 2
     finally:
-        app.state.store.close()
+        app.state.db.close()
 
 
 def test_a_deleted_game_forgets_its_keys(api: Api) -> None:
     game, token = api.new_mark()
     _send(api, game, token, {"parts": ["pot_red"]}, _key())
     assert api.app.state.store.delete(game)
-    with sqlite3.connect(api.app.state.store.path) as conn:
+    with api.app.state.db.read() as conn:
         left = conn.execute("SELECT COUNT(*) FROM idempotency WHERE game_id = ?", (game,))
         assert left.fetchone()[0] == 0
-    conn.close()
 
 
 @settings(max_examples=25)

@@ -14,7 +14,8 @@
   with seats, one player asks and the other agrees (``/takeback/answer``).
 
 Seats and take-back requests are kept in the game database (tables ``seats`` and
-``takebacks`` beside the store's own), only the secrets' SHA-256 as the store does. The rules
+``takebacks`` beside the store's own, migration ``0004_club``), only the secrets' SHA-256
+as the store does. The rules
 of turns and take-back are the game core's (``onered.game.turns``): these routes keep the
 seats and the requests, and let the game core's refusals rise to the one handler
 (``onered.web.errors``).
@@ -24,7 +25,6 @@ from __future__ import annotations
 
 import math
 import secrets
-import sqlite3
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Annotated, Any
@@ -38,44 +38,30 @@ from onered.game.session import Ruled, Session
 from onered.game.shots import stroke_again
 from onered.players.spec import ai_level
 from onered.rules.possible import aim_warning, first_ball_ahead
+from onered.web.db import Conn
 from onered.web.errors import ApiError, not_found
 from onered.web.games import check_secret, games_of
 from onered.web.models import AfterBody, Body, ChoiceBody, PlayBody
 from onered.web.pad import why_json
 from onered.web.pages import page
 from onered.web.play import shot_json
-from onered.web.store import Mode, Store, hash_token, transaction
+from onered.web.store import Mode, Store, hash_token
 
 SEAT_HEADER = "X-Seat-Token"
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS seats (
-    game_id TEXT NOT NULL,
-    player INTEGER NOT NULL,
-    token_hash TEXT NOT NULL,
-    PRIMARY KEY (game_id, player)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS takebacks (
-    game_id TEXT PRIMARY KEY,
-    player INTEGER NOT NULL,
-    version INTEGER NOT NULL
-) WITHOUT ROWID;
-"""
-
 
 # --- the club's tables ------------------------------------------------------------------------
 
 
-def _db(store: Store) -> AbstractContextManager[sqlite3.Connection]:
-    """A connection of our own to the game database, in one committed transaction."""
-    return transaction(store.path, _SCHEMA)
+def _db(store: Store) -> AbstractContextManager[Conn]:
+    """A connection to the game database, in one committed transaction."""
+    return store.db.write()
 
 
 def seat_of(store: Store, game_id: str, token: str | None) -> int | None:
     """The player (0 or 1) whose seat secret ``token`` is, or ``None``."""
     if not token:
         return None
-    with _db(store) as conn:
+    with store.db.read() as conn:
         row = conn.execute(
             "SELECT player FROM seats WHERE game_id = ? AND token_hash = ?",
             (game_id, hash_token(token)),
@@ -84,7 +70,7 @@ def seat_of(store: Store, game_id: str, token: str | None) -> int | None:
 
 
 def has_seats(store: Store, game_id: str) -> bool:
-    with _db(store) as conn:
+    with store.db.read() as conn:
         row = conn.execute("SELECT 1 FROM seats WHERE game_id = ?", (game_id,)).fetchone()
     return row is not None
 
@@ -219,7 +205,7 @@ def club_state(request: Request, game_id: str) -> dict[str, Any]:
     store = _store(request)
     if store.game(game_id) is None:
         raise not_found(game_id)
-    with _db(store) as conn:
+    with store.db.snapshot() as conn:
         seats = conn.execute("SELECT 1 FROM seats WHERE game_id = ?", (game_id,)).fetchone()
         tb = conn.execute(
             "SELECT player, version FROM takebacks WHERE game_id = ?", (game_id,)
@@ -321,7 +307,9 @@ def takeback(
         asked = turns.ask_takeback(game, player)
         with _db(store) as conn:
             conn.execute(
-                "INSERT OR REPLACE INTO takebacks (game_id, player, version) VALUES (?, ?, ?)",
+                "INSERT INTO takebacks (game_id, player, version) VALUES (?, ?, ?)"
+                " ON CONFLICT (game_id) DO UPDATE SET player = excluded.player,"
+                " version = excluded.version",
                 (game_id, asked.player, asked.lines),
             )
         return {"version": asked.lines, "requested": True}

@@ -89,7 +89,7 @@ def match_store(request: Request) -> MatchStore:
     found = getattr(request.app.state, "matches", None)
     if isinstance(found, MatchStore):
         return found
-    made = MatchStore(_store(request).data_dir)
+    made = MatchStore(_store(request).db)
     request.app.state.matches = made
     return made
 

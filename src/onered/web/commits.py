@@ -5,10 +5,11 @@ fraction of a millisecond to several on a busy machine). Committed one by one un
 lock, the server's changes queue up behind each other's fsync. Here a writer hands its
 write (a function of the connection) to :meth:`GroupCommit.run` and waits; the first
 writer to find no group being committed leads: it takes every write queued so far, runs
-them in one ``BEGIN IMMEDIATE`` transaction, each inside its own ``SAVEPOINT``, and commits
-once. Writes that come while it does so form the next group, led by one of their writers.
-So under load one fsync serves many changes, and alone a change is committed at once (no
-timer, no waiting for company).
+them in one write transaction (:meth:`onered.web.db.Database.write`: SQLite's ``BEGIN
+IMMEDIATE``, or a transaction on one PostgreSQL connection), each inside its own
+``SAVEPOINT``, and commits once. Writes that come while it does so form the next group,
+led by one of their writers. So under load one fsync serves many changes, and alone a
+change is committed at once (no timer, no waiting for company).
 
 Each writer is answered only after the ``COMMIT`` holding its write returned: what
 :meth:`~GroupCommit.run` returned is on disk, exactly as with a commit of its own. A write
@@ -28,10 +29,11 @@ leader whose group is done leads the next one too while the queue holds only suc
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 from collections.abc import Callable
 from typing import Generic, TypeVar
+
+from onered.web.db import Conn, Database
 
 T = TypeVar("T")
 
@@ -43,7 +45,7 @@ class _Write(Generic[T]):
 
     def __init__(
         self,
-        work: Callable[[sqlite3.Connection], T],
+        work: Callable[[Conn], T],
         settled: Callable[[BaseException | None], None] | None = None,
     ) -> None:
         self.work = work
@@ -60,19 +62,13 @@ class _Write(Generic[T]):
 
 
 class GroupCommit:
-    """The writes to one connection, committed in groups (see the module docstring).
+    """The writes to one database, committed in groups (see the module docstring).
 
-    ``lock`` guards the connection (also taken by its readers); ``failed`` makes the error
-    each write of a group gets when the group cannot be committed."""
+    ``failed`` makes the error each write of a group gets when the group cannot be
+    committed."""
 
-    def __init__(
-        self,
-        conn: sqlite3.Connection,
-        lock: threading.RLock,
-        failed: Callable[[BaseException], Exception],
-    ) -> None:
-        self._conn = conn
-        self._lock = lock
+    def __init__(self, db: Database, failed: Callable[[BaseException], Exception]) -> None:
+        self._db = db
         self._failed = failed
         self._cond = threading.Condition(threading.Lock())
         self._queue: list[_Write[object]] = []
@@ -91,11 +87,10 @@ class GroupCommit:
         with self._cond:
             return len(self._queue)
 
-    def run(self, work: Callable[[sqlite3.Connection], T]) -> T:
+    def run(self, work: Callable[[Conn], T]) -> T:
         """Run ``work`` in a write transaction shared with the writes queued beside it;
         return what it returned once that transaction is committed, or raise what it raised
-        (its own changes undone). Never call it holding ``lock`` from another thread's
-        point of view: the leader needs it."""
+        (its own changes undone)."""
         write: _Write[T] = _Write(work)
         with self._cond:
             self._queue.append(write)  # type: ignore[arg-type]  # outcome read back typed
@@ -109,7 +104,7 @@ class GroupCommit:
 
     def add(
         self,
-        work: Callable[[sqlite3.Connection], object],
+        work: Callable[[Conn], object],
         settled: Callable[[BaseException | None], None],
     ) -> bool:
         """Queue ``work`` for the next group without waiting for it; ``settled`` is called
@@ -155,28 +150,23 @@ class GroupCommit:
     def _commit(self, batch: list[_Write[object]]) -> None:
         """One transaction for ``batch``: each write in a savepoint, one commit. If it cannot
         be committed (or anything but a write fails), no write of it is kept."""
-        conn = self._conn
-        with self._lock:
-            try:
-                conn.execute("BEGIN IMMEDIATE")
+        try:
+            with self._db.write() as conn:
                 for write in batch:
                     conn.execute("SAVEPOINT write")
                     try:
                         write.result = write.work(conn)
                     except Exception as exc:  # the write's own error, for its writer only
-                        conn.execute("ROLLBACK TO write")
+                        conn.execute("ROLLBACK TO SAVEPOINT write")
                         write.error = exc
-                    conn.execute("RELEASE write")
-                conn.execute("COMMIT")
-            except BaseException as exc:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                error = self._failed(exc)
-                for write in batch:
-                    write.result = None
-                    write.error = write.error or error
-                if not isinstance(exc, Exception):
-                    raise  # KeyboardInterrupt, SystemExit: the writers have their error
-                return
-            self.groups += 1
-            self.writes += len(batch)
+                    conn.execute("RELEASE SAVEPOINT write")
+        except BaseException as exc:
+            error = self._failed(exc)
+            for write in batch:
+                write.result = None
+                write.error = write.error or error
+            if not isinstance(exc, Exception):
+                raise  # KeyboardInterrupt, SystemExit: the writers have their error
+            return
+        self.groups += 1
+        self.writes += len(batch)

@@ -28,7 +28,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
@@ -261,7 +261,7 @@ class _PgConn:
         import psycopg
 
         try:
-            return self.raw.execute(pg_sql(sql), tuple(params))  # type: ignore[arg-type]
+            return self.raw.execute(pg_sql(sql), tuple(params))
         except psycopg.errors.IntegrityError as exc:
             raise ConstraintError(f"{self._name}: {exc}") from exc
         except psycopg.Error as exc:
@@ -272,7 +272,7 @@ class _PgConn:
 
         cursor = self.raw.cursor()
         try:
-            cursor.executemany(pg_sql(sql), [tuple(p) for p in params])  # type: ignore[arg-type]
+            cursor.executemany(pg_sql(sql), [tuple(p) for p in params])
         except psycopg.errors.IntegrityError as exc:
             raise ConstraintError(f"{self._name}: {exc}") from exc
         except psycopg.Error as exc:
@@ -427,10 +427,8 @@ class Database:
             try:
                 yield conn
             except BaseException:
-                try:
+                with suppress(DatabaseError):  # the connection gone: so is its transaction
                     conn.execute("ROLLBACK")
-                except DatabaseError:
-                    pass  # the connection is gone: so is its transaction
                 raise
             conn.execute("COMMIT")
 
@@ -458,7 +456,9 @@ class Database:
             )
             if fresh and self.dialect is Dialect.SQLITE:
                 self._adopt_legacy(conn)
-            done = {int(r[0]) for r in conn.execute("SELECT version FROM schema_migrations")}
+            done = {
+                int(r[0]) for r in conn.execute("SELECT version FROM schema_migrations").fetchall()
+            }
             known = {s.version for s in migrations()}
             if done - known:
                 raise DatabaseError(
@@ -506,14 +506,14 @@ class Database:
         tables made by ``CREATE ... IF NOT EXISTS``): brought to the shape of the first
         migrations, which then make only what it lacks (theirs are ``IF NOT EXISTS`` too).
         Version 3 added ``games.figures`` and ``game_players`` (filled from the summaries)."""
-        if not self._has_table(conn, "games"):
-            return
         version = int(conn.execute("PRAGMA user_version").fetchone()[0])
         if version not in LEGACY_VERSIONS:
             raise DatabaseError(
                 f"{self.path}: database schema version {version} is not one onered knows "
                 "(made by another version of onered?)"
             )
+        if not self._has_table(conn, "games"):
+            return
         columns = {r[1] for r in conn.execute("PRAGMA table_info(games)").fetchall()}
         if "figures" in columns:
             return
@@ -542,7 +542,10 @@ class Database:
                     ).fetchall()
                 ]
                 parents = {
-                    n: {str(r[2]) for r in conn.execute(f'PRAGMA foreign_key_list("{n}")')}
+                    n: {
+                        str(r[2])
+                        for r in conn.execute(f'PRAGMA foreign_key_list("{n}")').fetchall()
+                    }
                     for n in names
                 }
             else:

@@ -1,11 +1,11 @@
-"""Matches (best of N games, ``onered.game.series``) in the games' SQLite file.
+"""Matches (best of N games, ``onered.game.series``) in the games' database.
 
 A match is a row of ``matches`` (its settings and the hash of its secret) and its games in
-``match_games``, numbered from 0; the games themselves are ordinary games of
-:class:`onered.web.store.Store`. The tables live in the same database file, in WAL mode with
-``synchronous=FULL`` as the games are; each operation opens its own short connection (matches
-change a few times a match, so nothing is kept open and nothing needs closing) and every
-change is one ``BEGIN IMMEDIATE`` transaction.
+``match_games``, numbered from 0 (migration ``0003_matches``); the games themselves are
+ordinary games of :class:`onered.web.store.Store`, in the same database
+(``onered.web.db``). Each operation borrows a pooled connection; every change is one write
+transaction, and adding a game locks the match's row first (``FOR UPDATE`` on PostgreSQL;
+SQLite's writers are one at a time), so two processes never both add game ``n``.
 """
 
 from __future__ import annotations
@@ -19,22 +19,8 @@ from pathlib import Path
 
 from onered.errors import OneredError
 from onered.game.series import Series
-from onered.web.store import DB_NAME, connect, hash_token, transaction
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS matches (
-    id TEXT PRIMARY KEY,
-    token_hash TEXT NOT NULL,
-    created REAL NOT NULL,
-    series TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS match_games (
-    match_id TEXT NOT NULL REFERENCES matches(id),
-    number INTEGER NOT NULL,
-    game_id TEXT NOT NULL UNIQUE,
-    PRIMARY KEY (match_id, number)
-) WITHOUT ROWID;
-"""
+from onered.web.db import Database, Dialect
+from onered.web.store import hash_token
 
 
 class MatchConflictError(OneredError):
@@ -63,18 +49,21 @@ class MatchRow:
 
 
 class MatchStore:
-    """The matches of one data folder (the file of :class:`onered.web.store.Store`)."""
+    """The matches of one database (the games' one: ``Store.db``, migrated by its maker);
+    given a data folder, its SQLite file (migrated here)."""
 
-    def __init__(self, data_dir: Path) -> None:
-        self.path = Path(data_dir) / DB_NAME
-        with connect(self.path) as conn:
-            conn.executescript(_SCHEMA)
+    def __init__(self, source: Database | Path) -> None:
+        if isinstance(source, Database):
+            self.db = source
+        else:
+            self.db = Database.in_folder(source)
+            self.db.migrate()
 
     def create(self, series: Series) -> tuple[str, str]:
         """Store a new match (its games are added by :meth:`add_game`); return its id and
         its secret (kept only as a hash, like a game's)."""
         token = secrets.token_urlsafe(24)
-        with transaction(self.path) as conn:
+        with self.db.write() as conn:
             while True:
                 match_id = "m" + secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
                 if not conn.execute("SELECT 1 FROM matches WHERE id = ?", (match_id,)).fetchone():
@@ -86,7 +75,7 @@ class MatchStore:
         return match_id, token
 
     def match(self, match_id: str) -> MatchRow | None:
-        with connect(self.path) as conn:
+        with self.db.read() as conn:
             r = conn.execute("SELECT * FROM matches WHERE id = ?", (match_id,)).fetchone()
             if r is None:
                 return None
@@ -103,11 +92,13 @@ class MatchStore:
     def add_game(self, match_id: str, number: int, game_id: str) -> None:
         """Add game ``number`` (the next one: anything else is a :class:`MatchConflictError`,
         so a double tap cannot start two games)."""
-        with transaction(self.path) as conn:
+        lock = " FOR UPDATE" if self.db.dialect is Dialect.POSTGRESQL else ""
+        with self.db.write() as conn:
+            conn.execute(f"SELECT 1 FROM matches WHERE id = ?{lock}", (match_id,))
             found = conn.execute(
                 "SELECT COUNT(*) FROM match_games WHERE match_id = ?", (match_id,)
             ).fetchone()[0]
-            if found != number:
+            if int(found) != number:
                 raise MatchConflictError(number, found)
             conn.execute(
                 "INSERT INTO match_games (match_id, number, game_id) VALUES (?, ?, ?)",
@@ -116,7 +107,7 @@ class MatchStore:
 
     def match_of(self, game_id: str) -> tuple[str, int] | None:
         """The match a game belongs to, and its number there."""
-        with connect(self.path) as conn:
+        with self.db.read() as conn:
             r = conn.execute(
                 "SELECT match_id, number FROM match_games WHERE game_id = ?", (game_id,)
             ).fetchone()
@@ -126,7 +117,7 @@ class MatchStore:
         """The match of each of ``game_ids`` that belongs to one (one connection for all: a
         player's page asks it of every game it lists)."""
         found: dict[str, str] = {}
-        with connect(self.path) as conn:
+        with self.db.read() as conn:
             for start in range(0, len(game_ids), 500):
                 part = game_ids[start : start + 500]
                 rows = conn.execute(
@@ -139,6 +130,6 @@ class MatchStore:
 
     def check_token(self, match_id: str, token: str) -> bool:
         """The token is the match's secret (compared in constant time)."""
-        with connect(self.path) as conn:
+        with self.db.read() as conn:
             r = conn.execute("SELECT token_hash FROM matches WHERE id = ?", (match_id,)).fetchone()
         return r is not None and hmac.compare_digest(str(r[0]), hash_token(token))

@@ -1,16 +1,20 @@
-"""The games, line by line, in an embedded SQLite database (standard library only).
+"""The games, line by line, in the web layer's database (``onered.web.db``: an embedded
+SQLite file, or PostgreSQL).
 
 A game is a row of ``games`` (its mode, the hash of its secret, settings and a summary for
 the list) and its input lines in ``lines``, numbered from 0 (the match line). Every change is
-committed before the caller answers: the database runs in WAL mode with ``synchronous=FULL``,
-so a line whose change returned is on disk even if the process is killed right after.
+committed before the caller answers: SQLite runs in WAL mode with ``synchronous=FULL``,
+PostgreSQL with its default ``synchronous_commit=on``, so a line whose change returned is on
+disk even if the process is killed right after.
 
 Writes are committed in groups (``onered.web.commits``): the changes of many requests made
 at the same time share one transaction and one fsync, each in its own savepoint, and each
 caller returns once the commit holding its change has. A change made with
 :meth:`Store.edit` is prepared on the stored lines (read as committed) and written when its
-block ends, in the group's transaction, after checking that the game's revision is still
-the one it was prepared on (another process's change in between is a conflict).
+block ends, in the group's transaction, by an ``UPDATE`` conditional on the game's
+revision being still the one it was prepared on: another thread's or another process's
+change in between is a conflict, decided by the database (nothing about revisions is kept
+in the process, so several server processes may share one database).
 """
 
 from __future__ import annotations
@@ -19,8 +23,6 @@ import hashlib
 import hmac
 import json
 import secrets
-import sqlite3
-import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -28,58 +30,15 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
+from typing import Any
 
 from onered.errors import OneredError
 from onered.web.commits import GroupCommit
+from onered.web.db import SQLITE_FILE, Conn, Database, DatabaseError, Dialect
 
-#: File name of the database inside the data folder.
-DB_NAME = "onered.sqlite3"
-SCHEMA_VERSION = 3
-#: Schema versions this store opens and brings up to :data:`SCHEMA_VERSION` (2: before the
-#: players' figures kept per game, ``games.figures`` and ``game_players``: added, filled in
-#: from the summaries, the figures left to be counted on first read; 1: before the
-#: idempotency keys; its tables are kept, the new one is added).
-OLDER_VERSIONS = (0, 1, 2)
+#: File name of the SQLite database inside the data folder.
+DB_NAME = SQLITE_FILE
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    id TEXT PRIMARY KEY,
-    mode TEXT NOT NULL,
-    token_hash TEXT NOT NULL,
-    created REAL NOT NULL,
-    updated REAL NOT NULL,
-    settings TEXT NOT NULL,
-    summary TEXT NOT NULL,
-    revision INTEGER NOT NULL DEFAULT 0,
-    changed_from INTEGER NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS lines (
-    game_id TEXT NOT NULL REFERENCES games(id),
-    seq INTEGER NOT NULL,
-    body TEXT NOT NULL,
-    PRIMARY KEY (game_id, seq)
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS games_updated ON games(updated);
-CREATE INDEX IF NOT EXISTS games_created ON games(created);
-CREATE INDEX IF NOT EXISTS games_mode_updated ON games(mode, updated);
-CREATE TABLE IF NOT EXISTS game_players (
-    player TEXT NOT NULL,
-    created REAL NOT NULL,
-    game_id TEXT NOT NULL,
-    PRIMARY KEY (player, created, game_id)
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS game_players_game ON game_players(game_id);
-CREATE TABLE IF NOT EXISTS idempotency (
-    game_id TEXT NOT NULL,
-    key TEXT NOT NULL,
-    fingerprint TEXT NOT NULL,
-    status INTEGER NOT NULL,
-    body BLOB NOT NULL,
-    created REAL NOT NULL,
-    PRIMARY KEY (game_id, key)
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS idempotency_created ON idempotency(created);
-"""
 #: Seconds an idempotency key is kept (a page sends a change again within seconds or, after
 #: an outage, hours; Stripe keeps its keys 24 h): older ones are pruned when an answer is
 #: kept, at most once every :data:`PRUNE_EVERY` seconds.
@@ -97,10 +56,8 @@ class Mode(Enum):
     IMPORT = "import"
 
 
-class StoreError(OneredError, RuntimeError):
-    """The database cannot be opened or is not onered's."""
-
-    default_code = "store"
+class StoreError(DatabaseError):
+    """The database cannot be opened, is not onered's, or a change was not stored."""
 
 
 class ConflictError(OneredError):
@@ -162,75 +119,13 @@ class Claim:
 CLAIM: ContextVar[Claim | None] = ContextVar("onered_idempotency_claim", default=None)
 
 
-@contextmanager
-def _immediate(conn: sqlite3.Connection) -> Iterator[None]:
-    """One ``BEGIN IMMEDIATE`` transaction on ``conn``: committed when the block ends, rolled
-    back on an exception."""
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        yield
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    conn.execute("COMMIT")
-
-
-@contextmanager
-def connect(path: Path) -> Iterator[sqlite3.Connection]:
-    """A short connection of one's own to the database file ``path`` (WAL, ``synchronous=FULL``
-    as the store's, rows by name or index), closed when the block ends. For the tables other
-    modules keep beside the store's (matches, seats)."""
-    try:
-        conn = sqlite3.connect(path, isolation_level=None, timeout=10.0)
-    except sqlite3.Error as exc:
-        raise StoreError(f"{path}: cannot open the database: {exc}") from exc
-    try:
-        conn.row_factory = sqlite3.Row
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=FULL")
-        yield conn
-    finally:
-        conn.close()
-
-
-@contextmanager
-def transaction(path: Path, schema: str = "") -> Iterator[sqlite3.Connection]:
-    """:func:`connect`, in one committed ``BEGIN IMMEDIATE`` transaction; ``schema`` (``CREATE
-    ... IF NOT EXISTS`` statements) is run first, outside it."""
-    with connect(path) as conn:
-        if schema:
-            conn.executescript(schema)
-        with _immediate(conn):
-            yield conn
-
-
 def hash_token(token: str) -> str:
     """What is stored of a game's secret: its SHA-256, hex."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def _casefold(text: object) -> str | None:
-    return text.casefold() if isinstance(text, str) else None
-
-
 def _json_or_null(value: Mapping[str, object] | None) -> str | None:
     return None if value is None else json.dumps(value, ensure_ascii=False)
-
-
-def _add_figures(conn: sqlite3.Connection) -> None:
-    """Schema 3 on a database of an older one: the ``figures`` column (empty: counted on
-    first read) and every game's players in ``game_players`` (from the summaries)."""
-    columns = {r[1] for r in conn.execute("PRAGMA table_info(games)")}
-    if "figures" in columns:
-        return
-    with _immediate(conn):
-        conn.execute("ALTER TABLE games ADD COLUMN figures TEXT")
-        for k in (0, 1):
-            conn.execute(
-                "INSERT OR IGNORE INTO game_players (player, created, game_id) SELECT"
-                f" casefold(json_extract(summary, '$.players[{k}]')), created, id FROM games"
-                f" WHERE json_extract(summary, '$.players[{k}]') IS NOT NULL"
-            )
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,7 +137,7 @@ class PlayerGame:
     figures: Mapping[str, object] | None
 
 
-def _row(r: sqlite3.Row) -> GameRow:
+def _row(r: Any) -> GameRow:
     return GameRow(
         id=r["id"],
         mode=Mode(r["mode"]),
@@ -261,16 +156,8 @@ class Edit:
     is read up front (the lines themselves on demand), so a change costs the same on a long
     game as on a short one."""
 
-    def __init__(
-        self,
-        conn: sqlite3.Connection,
-        lock: threading.RLock,
-        game_id: str,
-        count: int,
-        revision: int,
-    ) -> None:
-        self._conn = conn
-        self._lock = lock
+    def __init__(self, db: Database, game_id: str, count: int, revision: int) -> None:
+        self._db = db
         self.game_id = game_id
         #: The number of lines, and the game's revision before this change.
         self.count = count
@@ -291,8 +178,8 @@ class Edit:
     def lines(self) -> tuple[str, ...]:
         """Every line of the game (read from the database on first use)."""
         if self._lines is None:
-            with self._lock:
-                rows = self._conn.execute(
+            with self._db.read() as conn:
+                rows = conn.execute(
                     "SELECT body FROM lines WHERE game_id = ? AND seq < ? ORDER BY seq",
                     (self.game_id, self._kept),
                 ).fetchall()
@@ -309,8 +196,8 @@ class Edit:
             last = self._lines[-1]
             self._kept -= 1
         else:
-            with self._lock:
-                last = self._conn.execute(
+            with self._db.read() as conn:
+                last = conn.execute(
                     "SELECT body FROM lines WHERE game_id = ? AND seq = ?",
                     (self.game_id, self._kept - 1),
                 ).fetchone()[0]
@@ -319,7 +206,7 @@ class Edit:
         if self._lines is not None:
             self._lines = self._lines[:-1]
         self.changed_from = min(self.changed_from, self.count)
-        return last
+        return str(last)
 
     def push(self, line: str) -> None:
         """Append a line."""
@@ -338,107 +225,86 @@ class Edit:
         change that sets none leaves them to be counted again when next read."""
         self._figures = figures
 
-    def _write(self, conn: sqlite3.Connection, claim: Claim | None) -> None:
+    def _write(self, conn: Conn, claim: Claim | None) -> None:
         """Write the change in the group's transaction on ``conn``, if the game is still at
         the revision it was prepared on (``KeyError``: it is gone; :class:`ConflictError`:
-        another process changed it); ``claim``: the idempotency key it was sent with."""
-        found = conn.execute("SELECT revision FROM games WHERE id = ?", (self.game_id,)).fetchone()
-        if found is None:
-            raise KeyError(self.game_id)
-        if int(found[0]) != self.revision:
+        another thread or process changed it); ``claim``: the idempotency key it was sent
+        with. The revision is checked by the ``UPDATE`` itself (on PostgreSQL it waits for
+        a change of the row not yet committed, then sees its revision), so two changes
+        prepared on one revision never both pass, in one process or several."""
+        summary = "" if self._summary is None else ", summary = ?"
+        args: list[object] = [time.time(), self.changed_from, _json_or_null(self._figures)]
+        if self._summary is not None:
+            args.append(json.dumps(self._summary, ensure_ascii=False))
+        changed = conn.execute(
+            "UPDATE games SET updated = ?, revision = revision + 1, changed_from = ?,"
+            f" figures = ?{summary} WHERE id = ? AND revision = ?",
+            (*args, self.game_id, self.revision),
+        ).rowcount
+        if changed != 1:
+            found = conn.execute("SELECT 1 FROM games WHERE id = ?", (self.game_id,)).fetchone()
+            if found is None:
+                raise KeyError(self.game_id)
             top = conn.execute(
                 "SELECT MAX(seq) FROM lines WHERE game_id = ?", (self.game_id,)
             ).fetchone()[0]
             raise ConflictError(self._prepared, 0 if top is None else int(top) + 1)
-        self._conn = conn
         conn.execute("DELETE FROM lines WHERE game_id = ? AND seq >= ?", (self.game_id, self._kept))
-        conn.executemany(
-            "INSERT INTO lines (game_id, seq, body) VALUES (?, ?, ?)",
-            [(self.game_id, self._kept + k, line) for k, line in enumerate(self._added)],
-        )
-        self._finish()
+        if self._added:
+            conn.executemany(
+                "INSERT INTO lines (game_id, seq, body) VALUES (?, ?, ?)",
+                [(self.game_id, self._kept + k, line) for k, line in enumerate(self._added)],
+            )
         if claim is not None and claim.game_id == self.game_id:
-            try:  # the key's unique constraint: one change per key, whichever process wrote it
-                conn.execute(
-                    "INSERT INTO idempotency"
-                    " (game_id, key, fingerprint, status, body, created) VALUES (?, ?, ?, ?, ?, ?)",
-                    (self.game_id, claim.key, claim.fingerprint, ENTERED, b"", time.time()),
-                )
-            except sqlite3.IntegrityError:
-                raise ConflictError(self._prepared, self.count) from None
+            # the key's unique constraint: one change per key, whichever process wrote it
+            kept = conn.execute(
+                "INSERT INTO idempotency (game_id, key, fingerprint, status, body, created)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, key) DO NOTHING",
+                (self.game_id, claim.key, claim.fingerprint, ENTERED, b"", time.time()),
+            ).rowcount
+            if kept != 1:
+                raise ConflictError(self._prepared, self.count)
         # read here, in the group: read after it, the row would wait for the next group
         self.row = _row(
             conn.execute("SELECT * FROM games WHERE id = ?", (self.game_id,)).fetchone()
         )
 
-    def _finish(self) -> None:
-        self._conn.execute(
-            "UPDATE games SET updated = ?, revision = revision + 1, changed_from = ? WHERE id = ?",
-            (time.time(), self.changed_from, self.game_id),
-        )
-        if self._summary is not None:
-            self._conn.execute(
-                "UPDATE games SET summary = ? WHERE id = ?",
-                (json.dumps(self._summary, ensure_ascii=False), self.game_id),
-            )
-        self._conn.execute(
-            "UPDATE games SET figures = ? WHERE id = ?",
-            (_json_or_null(self._figures), self.game_id),
-        )
-
 
 class Store:
-    """The database of one data folder. Thread-safe: one connection behind a lock."""
+    """The games of one database (thread-safe; several processes may share the database).
 
-    def __init__(self, data_dir: Path) -> None:
-        self.data_dir = Path(data_dir)
-        self.path = self.data_dir / DB_NAME
+    ``source``: a :class:`~onered.web.db.Database` (the app's one, migrated by its maker),
+    or a data folder (its SQLite file, opened and migrated here, closed by :meth:`close`)."""
+
+    def __init__(self, source: Database | Path | str) -> None:
+        self._owned = not isinstance(source, Database)
         try:
-            self.data_dir.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(
-                self.path, isolation_level=None, check_same_thread=False, timeout=10.0
-            )
-        except (OSError, sqlite3.Error) as exc:
-            raise StoreError(
-                f"data folder {self.data_dir}: cannot open the database: {exc}"
-            ) from exc
-        conn.row_factory = sqlite3.Row
-        # names are searched case-insensitively in any script (SQLite's lower() is ASCII only)
-        conn.create_function("casefold", 1, _casefold, deterministic=True)
-        try:
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=FULL")
-            conn.execute("PRAGMA foreign_keys=ON")
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if version not in (*OLDER_VERSIONS, SCHEMA_VERSION):
-                raise StoreError(
-                    f"{self.path}: database schema version {version} is not "
-                    f"{SCHEMA_VERSION} (made by another version of onered?)"
-                )
-            conn.executescript(_SCHEMA)
-            _add_figures(conn)
-            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        except sqlite3.DatabaseError as exc:
-            conn.close()
-            raise StoreError(f"{self.path}: not a usable SQLite database: {exc}") from exc
-        self._conn = conn
-        self._lock = threading.RLock()
-        self._commits = GroupCommit(conn, self._lock, self._not_stored)
+            self.db = source if isinstance(source, Database) else Database.in_folder(source)
+            if self._owned:
+                self.db.migrate()
+        except DatabaseError as exc:
+            if isinstance(source, Database):
+                raise
+            raise StoreError(f"data folder {source}: {exc}") from exc
+        #: The SQLite file (``None`` on PostgreSQL).
+        self.path = self.db.path
+        self._commits = GroupCommit(self.db, self._not_stored)
         self._pruned = 0.0  # when old idempotency keys were last deleted (keep_answer)
 
     def _not_stored(self, exc: BaseException) -> StoreError:
         """The error of every change of a group that could not be committed."""
-        return StoreError(f"{self.path}: the change was not stored: {exc}")
+        return StoreError(f"{self.db.name}: the change was not stored: {exc}")
 
     def close(self) -> None:
-        with self._lock:
-            self._conn.close()
+        """Close the database if this store opened it (else its maker does)."""
+        if self._owned:
+            self.db.close()
 
     # --- reading ------------------------------------------------------------------------
 
     def game(self, game_id: str) -> GameRow | None:
-        with self._lock:
-            r = self._conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+        with self.db.read() as conn:
+            r = conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
         return None if r is None else _row(r)
 
     def revisions(self, ids: Sequence[str]) -> dict[str, int]:
@@ -446,27 +312,27 @@ class Store:
         :data:`MAX_SEARCH_IDS` games): what the live streams' watcher compares."""
         found: dict[str, int] = {}
         unique = list(dict.fromkeys(ids))
-        for start in range(0, len(unique), MAX_SEARCH_IDS):
-            part = unique[start : start + MAX_SEARCH_IDS]
-            marks = ", ".join("?" * len(part))
-            with self._lock:
-                rows = self._conn.execute(
+        with self.db.read() as conn:
+            for start in range(0, len(unique), MAX_SEARCH_IDS):
+                part = unique[start : start + MAX_SEARCH_IDS]
+                marks = ", ".join("?" * len(part))
+                rows = conn.execute(
                     f"SELECT id, revision FROM games WHERE id IN ({marks})", part
                 ).fetchall()
-            found.update((str(r[0]), int(r[1])) for r in rows)
+                found.update((str(r[0]), int(r[1])) for r in rows)
         return found
 
     def lines(self, game_id: str) -> list[str]:
-        with self._lock:
-            rows = self._conn.execute(
+        with self.db.read() as conn:
+            rows = conn.execute(
                 "SELECT body FROM lines WHERE game_id = ? ORDER BY seq", (game_id,)
             ).fetchall()
         return [r[0] for r in rows]
 
     def games(self, limit: int = 100, offset: int = 0) -> list[GameRow]:
         """Games, the most recently changed first."""
-        with self._lock:
-            rows = self._conn.execute(
+        with self.db.read() as conn:
+            rows = conn.execute(
                 "SELECT * FROM games ORDER BY updated DESC, id LIMIT ? OFFSET ?", (limit, offset)
             ).fetchall()
         return [_row(r) for r in rows]
@@ -486,21 +352,29 @@ class Store:
     ) -> tuple[list[GameRow], int]:
         """Games that pass every filter given, the most recently changed first, and how many
         pass. ``player``: part of either player's name (``exact``: the whole name), compared
-        case-folded; ``since``/``until``: created in ``[since, until)``; ``modes``: any of
-        them; ``finished``: won or not; ``ids``: only these games. The created date and the
-        mode use indexes; names are read from the summary."""
+        case-folded (SQLite: Python's ``casefold``; PostgreSQL: ``lower``); ``since``/``until``:
+        created in ``[since, until)``; ``modes``: any of them; ``finished``: won or not;
+        ``ids``: only these games. The created date and the mode use indexes; names are read
+        from the summary."""
+        pg = self.db.dialect is Dialect.POSTGRESQL
         where: list[str] = []
         args: list[object] = []
         if player is not None:
-            names = "casefold(json_extract(summary, '$.players[{}]'))"
-            if exact:
-                where.append(f"({names.format(0)} = ? OR {names.format(1)} = ?)")
-                args += [player.casefold()] * 2
+            if pg:
+                names = "lower((summary::jsonb)->'players'->>{})"
+                fold, key = "lower(?)", player
             else:
+                names = "casefold(json_extract(summary, '$.players[{}]'))"
+                fold, key = "?", player.casefold()
+            if exact:
+                where.append(f"({names.format(0)} = {fold} OR {names.format(1)} = {fold})")
+            else:
+                find = "strpos" if pg else "instr"
                 where.append(
-                    f"(instr({names.format(0)}, ?) > 0 OR instr({names.format(1)}, ?) > 0)"
+                    f"({find}({names.format(0)}, {fold}) > 0"
+                    f" OR {find}({names.format(1)}, {fold}) > 0)"
                 )
-                args += [player.casefold()] * 2
+            args += [key] * 2
         if since is not None:
             where.append("created >= ?")
             args.append(since)
@@ -512,18 +386,19 @@ class Store:
             args += [m.value for m in modes]
         if finished is not None:
             null = "IS NOT NULL" if finished else "IS NULL"
-            where.append(f"json_extract(summary, '$.winner') {null}")
+            winner = "(summary::jsonb)->>'winner'" if pg else "json_extract(summary, '$.winner')"
+            where.append(f"{winner} {null}")
         if ids is not None:
             if len(ids) > MAX_SEARCH_IDS:
                 raise ValueError(f"ids: at most {MAX_SEARCH_IDS} games, got {len(ids)}")
+            if not ids:
+                return [], 0
             where.append(f"id IN ({', '.join('?' * len(ids))})")
             args += list(ids)
         clause = f" WHERE {' AND '.join(where)}" if where else ""
-        with self._lock:
-            total: int = self._conn.execute(f"SELECT COUNT(*) FROM games{clause}", args).fetchone()[
-                0
-            ]
-            rows = self._conn.execute(
+        with self.db.snapshot() as conn:
+            total = int(conn.execute(f"SELECT COUNT(*) FROM games{clause}", args).fetchone()[0])
+            rows = conn.execute(
                 f"SELECT * FROM games{clause} ORDER BY updated DESC, id LIMIT ? OFFSET ?",
                 [*args, limit, offset],
             ).fetchall()
@@ -534,11 +409,13 @@ class Store:
         case-folded), newest first, each with its players' figures, and how many there are:
         read through the index of players, not the games' summaries."""
         key = player.casefold()
-        with self._lock:
-            total: int = self._conn.execute(
-                "SELECT COUNT(*) FROM game_players WHERE player = ?", (key,)
-            ).fetchone()[0]
-            rows = self._conn.execute(
+        with self.db.snapshot() as conn:
+            total = int(
+                conn.execute(
+                    "SELECT COUNT(*) FROM game_players WHERE player = ?", (key,)
+                ).fetchone()[0]
+            )
+            rows = conn.execute(
                 "SELECT g.* FROM game_players p JOIN games g ON g.id = p.game_id"
                 " WHERE p.player = ? ORDER BY p.created DESC, p.game_id DESC LIMIT ?",
                 (key, limit),
@@ -550,23 +427,20 @@ class Store:
 
     def keep_figures(self, game_id: str, revision: int, figures: Mapping[str, object]) -> None:
         """Keep a game's figures counted at ``revision`` (not if the game changed since)."""
-        with self._lock, self._transaction():
-            self._conn.execute(
+        with self.db.write() as conn:
+            conn.execute(
                 "UPDATE games SET figures = ? WHERE id = ? AND revision = ?",
                 (_json_or_null(figures), game_id, revision),
             )
 
     def count(self) -> int:
-        with self._lock:
-            n: int = self._conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
-        return n
+        with self.db.read() as conn:
+            return int(conn.execute("SELECT COUNT(*) FROM games").fetchone()[0])
 
     def check_token(self, game_id: str, token: str) -> bool:
         """The token is the game's secret (compared in constant time)."""
-        with self._lock:
-            r = self._conn.execute(
-                "SELECT token_hash FROM games WHERE id = ?", (game_id,)
-            ).fetchone()
+        with self.db.read() as conn:
+            r = conn.execute("SELECT token_hash FROM games WHERE id = ?", (game_id,)).fetchone()
         if r is None:
             return False
         return hmac.compare_digest(str(r[0]), hash_token(token))
@@ -586,13 +460,13 @@ class Store:
         store keeps its hash)."""
         token = secrets.token_urlsafe(24)
         now = time.time()
-        with self._lock, self._transaction():
+        with self.db.write() as conn:
             while True:
                 game_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
-                if self._conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone():
+                if conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone():
                     continue
                 break
-            self._conn.execute(
+            conn.execute(
                 "INSERT INTO games"
                 " (id, mode, token_hash, created, updated, settings, summary, figures)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -608,15 +482,19 @@ class Store:
                 ),
             )
             players = summary.get("players")
-            self._conn.executemany(
-                "INSERT OR IGNORE INTO game_players (player, created, game_id) VALUES (?, ?, ?)",
-                [
-                    (name.casefold(), now, game_id)
+            names = sorted(
+                {
+                    name.casefold()
                     for name in (players if isinstance(players, list) else [])
                     if isinstance(name, str)
-                ],
+                }
             )
-            self._conn.executemany(
+            if names:
+                conn.executemany(
+                    "INSERT INTO game_players (player, created, game_id) VALUES (?, ?, ?)",
+                    [(name, now, game_id) for name in names],
+                )
+            conn.executemany(
                 "INSERT INTO lines (game_id, seq, body) VALUES (?, ?, ?)",
                 [(game_id, seq, line) for seq, line in enumerate(lines)],
             )
@@ -624,11 +502,11 @@ class Store:
 
     def delete(self, game_id: str) -> bool:
         """Delete a game: its row and its lines, in one transaction. False if there was none."""
-        with self._lock, self._transaction():
-            self._conn.execute("DELETE FROM lines WHERE game_id = ?", (game_id,))
-            self._conn.execute("DELETE FROM idempotency WHERE game_id = ?", (game_id,))
-            self._conn.execute("DELETE FROM game_players WHERE game_id = ?", (game_id,))
-            gone = self._conn.execute("DELETE FROM games WHERE id = ?", (game_id,)).rowcount
+        with self.db.write() as conn:
+            conn.execute("DELETE FROM lines WHERE game_id = ?", (game_id,))
+            conn.execute("DELETE FROM idempotency WHERE game_id = ?", (game_id,))
+            conn.execute("DELETE FROM game_players WHERE game_id = ?", (game_id,))
+            gone = conn.execute("DELETE FROM games WHERE id = ?", (game_id,)).rowcount
         return gone > 0
 
     @contextmanager
@@ -638,27 +516,29 @@ class Store:
         in a group with the changes of other threads: ``onered.web.commits``) before this
         returns; on an exception nothing is written. ``expected``: the number of lines the
         client saw; another number raises :class:`ConflictError` (also raised at the end if
-        another process changed the game meanwhile). Raises ``KeyError`` for an unknown
-        game. No lock is held during the block; changes of one game are to be made one at
-        a time (``Games`` does), or the second is a conflict."""
-        with self._lock:
-            found = self._conn.execute(
-                "SELECT revision FROM games WHERE id = ?", (game_id,)
+        another thread or process changed the game meanwhile). Raises ``KeyError`` for an
+        unknown game. No lock is held during the block; changes of one game are to be made
+        one at a time (``Games`` does), or the second is a conflict."""
+        with self.db.read() as conn:
+            found = conn.execute(
+                "SELECT revision, (SELECT MAX(seq) FROM lines WHERE game_id = ?)"
+                " FROM games WHERE id = ?",
+                (game_id, game_id),
             ).fetchone()
-            if found is None:
-                raise KeyError(game_id)
-            count = self._count_lines(game_id)
+        if found is None:
+            raise KeyError(game_id)
+        count = 0 if found[1] is None else int(found[1]) + 1
         if expected is not None and expected != count:
             raise ConflictError(expected, count)
-        edit = Edit(self._conn, self._lock, game_id, count, int(found[0]))
+        edit = Edit(self.db, game_id, count, int(found[0]))
         yield edit
         claim = CLAIM.get()  # read here: the write may run in another thread
         self._commits.run(lambda conn: edit._write(conn, claim))
 
     def answered(self, game_id: str, key: str) -> Answered | None:
         """The answer kept for a change to ``game_id`` sent with idempotency ``key``, if any."""
-        with self._lock:
-            r = self._conn.execute(
+        with self.db.read() as conn:
+            r = conn.execute(
                 "SELECT fingerprint, status, body FROM idempotency WHERE game_id = ? AND key = ?",
                 (game_id, key),
             ).fetchone()
@@ -689,16 +569,14 @@ class Store:
         (it does)."""
         self._commits.flush()
 
-    def _keeping(
-        self, game_id: str, key: str, answered: Answered
-    ) -> Callable[[sqlite3.Connection], None]:
+    def _keeping(self, game_id: str, key: str, answered: Answered) -> Callable[[Conn], None]:
         """The write keeping an answer (:meth:`keep_answer`)."""
         now = time.time()
         prune = now - self._pruned >= PRUNE_EVERY
         if prune:
             self._pruned = now
 
-        def write(conn: sqlite3.Connection) -> None:
+        def write(conn: Conn) -> None:
             if prune:
                 conn.execute("DELETE FROM idempotency WHERE created < ?", (now - KEEP_KEYS,))
             conn.execute(
@@ -719,27 +597,11 @@ class Store:
 
         return write
 
-    def _count_lines(self, game_id: str) -> int:
-        """The number of a game's lines, from the primary key's last entry (not a scan)."""
-        top = self._conn.execute(
-            "SELECT MAX(seq) FROM lines WHERE game_id = ?", (game_id,)
-        ).fetchone()[0]
-        return 0 if top is None else int(top) + 1
-
     def snapshot(self, game_id: str) -> tuple[GameRow, list[str]] | None:
         """A game's row and lines read together (one read transaction), or ``None``."""
-        with self._lock:
-            self._conn.execute("BEGIN")
-            try:
-                r = self._conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
-                rows = self._conn.execute(
-                    "SELECT body FROM lines WHERE game_id = ? ORDER BY seq", (game_id,)
-                ).fetchall()
-            finally:
-                self._conn.execute("COMMIT")
+        with self.db.snapshot() as conn:
+            r = conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+            rows = conn.execute(
+                "SELECT body FROM lines WHERE game_id = ? ORDER BY seq", (game_id,)
+            ).fetchall()
         return None if r is None else (_row(r), [x[0] for x in rows])
-
-    @contextmanager
-    def _transaction(self) -> Iterator[None]:
-        with _immediate(self._conn):
-            yield
