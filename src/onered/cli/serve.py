@@ -121,6 +121,14 @@ def run(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         print(f"onered serve: --port: {args.port} is not a port (1-65535)", file=sys.stderr)
         return 2
+    from onered.web.serving import MAX_WORKERS
+
+    if not 1 <= getattr(args, "workers", 1) <= MAX_WORKERS:
+        print(
+            f"onered serve: --workers: from 1 to {MAX_WORKERS}, got {args.workers}",
+            file=sys.stderr,
+        )
+        return 2
     try:
         sock = listen(args.host, args.port)
     except OSError as exc:
