@@ -16,11 +16,17 @@ once sent (committed with the next group of changes; the client is not kept wait
 it). A server stopped between the two answers a repeat with the game as it is now
 (200, the change is in), never with a second stroke nor a "stale" refusal. Tries of one key
 are run one at a time (a resend after a client's timeout waits for the first try and gets
-its answer); that lock is the process's own, and two processes on one data folder are kept
-apart by the store: a change prepared before another process's change is refused (the
-revision moved) and a key already stored cannot be stored again (its unique constraint),
-so the later try is refused and then answered here as a repeat. Keys are kept 24 hours
-(``store.KEEP_KEYS``; older ones are deleted as answers are kept).
+its answer); that lock is the process's own. Processes sharing one database (the workers
+of ``onered serve --workers``, servers on other hosts on one PostgreSQL) are kept apart by
+the database, so a key may reach any of them, again and again, even while its first try
+is still being made elsewhere: a change is written only if the game is still at the
+revision it was prepared on (a try behind a change not yet committed waits for it:
+PostgreSQL's row lock, SQLite's write lock), and its key is inserted in the same
+transaction, at most once (``ON CONFLICT DO NOTHING``); so the later try is refused, finds
+the key (committed with the first's change) and is answered here as a repeat. A match's
+next game keeps its key with its answer only: a try racing its first on another worker
+is refused by the match (its game already started, 409), never entered twice. Keys are
+kept 24 hours (``store.KEEP_KEYS``; older ones are deleted as answers are kept).
 """
 
 from __future__ import annotations
@@ -158,8 +164,8 @@ class Idempotency:
         """Answer a request whose key is kept: the kept answer, or the game as it is now
         when the change went in but its answer was lost with the server (``ENTERED``); the
         key with another request is refused. (The lock above is this process's: a key taken
-        by another process on the same data folder is settled by the store's unique
-        constraint, the later change refused and then answered here.)"""
+        by another process on the same database is settled there, the later change refused
+        and then answered here.)"""
         if kept.fingerprint != asked:
             await _refuse(
                 scope,
