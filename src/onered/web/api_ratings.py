@@ -34,6 +34,8 @@ from onered.web.pages import page
 PROVISIONAL = 110.0
 #: The most players one page of the ranking lists.
 MAX_LIMIT = 500
+#: The furthest a ranking's page starts (a bound keeps the number within the databases').
+MAX_OFFSET = 1_000_000
 #: The highest target a proposal is made for (as a match's own settings allow any, a
 #: bound keeps the solver's work small).
 MAX_TARGET = 10_000
@@ -56,7 +58,7 @@ def get_ranking(
     request: Request,
     target: Annotated[int, Query(ge=0, le=MAX_TARGET)] = ALL_TARGETS,
     limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = 100,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
 ) -> dict[str, Any]:
     """The ranking at ``target`` (0: over all targets), best first."""
     db = database_of(request.app)
@@ -130,6 +132,6 @@ def ranking_page() -> HTMLResponse:
     return page("ratings")
 
 
-@router.get("/ratings/{player}", include_in_schema=False)
-def player_ratings_page(player: Name) -> HTMLResponse:
+@router.get("/ratings/{name}", include_in_schema=False)
+def player_ratings_page(name: Name) -> HTMLResponse:
     return page("ratings")

@@ -53,6 +53,8 @@ PAGE_ROUTES: tuple[tuple[str, str], ...] = (
     ("/coach", "coach"),
     ("/matches/{match_id}", "match"),
     ("/players/{name}", "player"),
+    ("/ratings", "ratings"),
+    ("/ratings/{name}", "ratings"),
 )
 #: The fixed data the pages start from (their words, the players' grammar, the table): the
 #: same for every game, so kept like the pages' files. No game's data is kept.
