@@ -879,7 +879,6 @@ WORDS: dict[str, str] = {
     "web.account.password_changed": "The password is changed.",
     "web.account.password_hint": "At least 10 characters.",
     "web.account.signed_in_as": "Signed in as {email}",
-    "web.account.signed_out": "You are not signed in.",
     "web.account.role": "Role",
     "web.account.role.federation_admin": "federation admin",
     "web.account.role.club_admin": "club admin",

@@ -888,7 +888,6 @@ WORDS: dict[str, str] = {
     "web.account.password_changed": "Пароль изменён.",
     "web.account.password_hint": "Не короче 10 знаков.",
     "web.account.signed_in_as": "Вы вошли как {email}",
-    "web.account.signed_out": "Вы не вошли.",
     "web.account.role": "Роль",
     "web.account.role.federation_admin": "администратор федерации",
     "web.account.role.club_admin": "администратор клуба",

@@ -47,7 +47,11 @@ SPECIAL: Mapping[tuple[str, str], tuple[int, ...]] = {
     ("get", "/api/games/{game_id}/seat"): (401, 403),
     ("get", "/api/games/{game_id}/shots/{seq}"): (409,),  # a stroke not played here
     ("get", "/api/coach/position"): (404,),  # ?game= names no game
+    ("post", "/api/account/signin"): (429,),  # too many sign-ins (web.accounts)
+    ("post", "/api/account/password"): (429,),
 }
+#: The accounts' and the register's paths (``onered.web.api_accounts``, ``api_register``).
+ACCOUNT_PATHS = ("/api/account/", "/api/clubs", "/api/register")
 #: Operations whose success is not JSON: ``(method, path)`` -> its media type.
 MEDIA: Mapping[tuple[str, str], str] = {
     ("get", "/api/games/{game_id}/export.jsonl"): "application/x-ndjson",
@@ -86,6 +90,10 @@ def statuses(method: str, path: str) -> list[int]:
     )
     if method in ("post", "delete") and changes:
         found.update((401, 403, 409))  # a secret wanted, or wrong; the game not in a state
+    if path.startswith(ACCOUNT_PATHS) and (method != "get" or path.endswith("/accounts")):
+        found.update((401, 403))  # signed out, not allowed, no CSRF token (web.accounts)
+        if method in ("post", "patch"):
+            found.add(409)  # the e-mail, the club's or the player's name is taken
     found.update(SPECIAL.get((method, path), ()))
     return sorted(found)
 
