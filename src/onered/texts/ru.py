@@ -621,7 +621,9 @@ WORDS: dict[str, str] = {
         "{a} ({ra}) против {b} ({rb}): без форы {a} выигрывает партию до {target} "
         "в {chance} % случаев."
     ),
-    "web.rating.handicap.start": "Для равной игры {name} начинает каждую партию с {points} очков.",
+    "web.rating.handicap.start": (
+        "Для равной игры — фора игроку {name}: {points} (очки в начале каждой партии)."
+    ),
     "web.rating.handicap.level": "Игра равная: фора не нужна.",
     "error.no_rating": "У игрока {name} пока нет рейтинговых матчей.",
     "error.rating_same_player": "Выберите двух разных игроков.",
