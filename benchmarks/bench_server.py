@@ -46,11 +46,13 @@ def start_server(
     nofile: int = 0,
     log: Path | None = None,
     wait: float = 60.0,
+    database: str | None = None,
 ) -> subprocess.Popen[bytes]:
     """``onered serve`` on 127.0.0.1:``port`` over ``data``, answering its health check
     before this returns. ``nofile``: the server's open-files soft limit (0: this
     process's), set in the child before onered starts; ``log``: where its output goes
-    (else nowhere)."""
+    (else nowhere); ``database``: a PostgreSQL URL to serve from instead of ``data``'s
+    SQLite file."""
 
     def limit_files() -> None:  # in the child: only a limit is set before exec
         if nofile > 0:
@@ -59,7 +61,10 @@ def start_server(
 
     out: IO[bytes] | int = log.open("wb") if log else subprocess.DEVNULL
     proc = subprocess.Popen(
-        [sys.executable, "-m", "onered", "serve", "--port", str(port), "--data", str(data)],
+        [
+            *(sys.executable, "-m", "onered", "serve", "--port", str(port), "--data", str(data)),
+            *(("--database", database) if database else ()),
+        ],
         stdout=out,
         stderr=subprocess.STDOUT,
         preexec_fn=limit_files,

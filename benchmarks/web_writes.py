@@ -20,6 +20,10 @@ stroke must be there, once (the run fails if not). Goal (issue 18): >= 500 strok
 50 markers with p99 <= 100 ms.
 
     python benchmarks/web_writes.py [--markers 50] [--seconds 10] [--warmup 2] [--rate 0]
+        [--database postgresql://user@host:port/name]
+
+``--database``: the server keeps its games in that (empty) PostgreSQL database instead of
+the data folder's SQLite file.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from bench_server import cpu_seconds, free_port, start_server
 from onered.game.marking import Part
 from onered.game.session import HUMAN, Session
 from onered.rules import Match
+from onered.web.db import Database
 from onered.web.store import Mode, Store
 from onered.web.view import summary_json
 
@@ -67,9 +72,19 @@ class Marker:
     errors: list[str] = field(default_factory=list)
 
 
-def make_games(data: Path, n: int) -> list[Marker]:
-    """``n`` marked games to 100,000 points, stored in ``data``."""
-    store = Store(data)
+def open_store(data: Path, database: str | None) -> Store:
+    """The store the server will use: ``database`` (PostgreSQL), else ``data``'s file
+    (closed by closing its ``db``)."""
+    if database is None:
+        return Store(data)
+    db = Database(database)
+    db.migrate()
+    return Store(db)
+
+
+def make_games(data: Path, n: int, database: str | None = None) -> list[Marker]:
+    """``n`` marked games to 100,000 points, stored in ``data`` (or ``database``)."""
+    store = open_store(data, database)
     try:
         out = []
         for _ in range(n):
@@ -85,7 +100,7 @@ def make_games(data: Path, n: int) -> list[Marker]:
             out.append(Marker(game_id, token, len(session)))
         return out
     finally:
-        store.close()
+        store.db.close()
 
 
 class Connection:
@@ -166,9 +181,9 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def check_stored(data: Path, markers: list[Marker]) -> list[str]:
+def check_stored(data: Path, markers: list[Marker], database: str | None = None) -> list[str]:
     """The stored games against what the markers were answered: each has its lines, once."""
-    store = Store(data)
+    store = open_store(data, database)
     try:
         problems = []
         for m in markers:
@@ -177,7 +192,7 @@ def check_stored(data: Path, markers: list[Marker]) -> list[str]:
                 problems.append(f"{m.game_id}: {len(stored)} lines stored, {m.lines} answered")
         return problems
     finally:
-        store.close()
+        store.db.close()
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -191,6 +206,9 @@ def main(argv: list[str] | None = None) -> None:
         default=0.0,
         help="taps a second per marker (default 0: each tap as soon as the last is answered)",
     )
+    parser.add_argument(
+        "--database", metavar="URL", default=None, help="serve from this PostgreSQL database"
+    )
     args = parser.parse_args(argv)
     if args.markers < 1 or args.seconds <= 0 or args.warmup < 0 or args.rate < 0:
         parser.error(
@@ -198,9 +216,9 @@ def main(argv: list[str] | None = None) -> None:
         )
     with tempfile.TemporaryDirectory(prefix="onered-writes-") as tmp:
         data = Path(tmp)
-        markers = make_games(data, args.markers)
+        markers = make_games(data, args.markers, args.database)
         port = free_port()
-        proc = start_server(data, port)
+        proc = start_server(data, port, database=args.database)
         try:
             now = time.perf_counter()
             start = now + args.warmup
@@ -227,7 +245,7 @@ def main(argv: list[str] | None = None) -> None:
             proc.terminate()
             proc.wait(timeout=30)
         load = os.getloadavg()
-        problems = check_stored(data, markers)
+        problems = check_stored(data, markers, args.database)
     latencies = [x for m in markers for x in m.latencies]
     errors = [e for m in markers for e in m.errors]
     print(f"load average: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} cores)")

@@ -29,6 +29,8 @@ SUBCOMMANDS: dict[str, str] = {
     "study": "onered.cli.study",
     "advise": "onered.cli.advise",
     "account": "onered.cli.account",
+    "backup": "onered.cli.backup",
+    "restore": "onered.cli.restore",
 }
 
 

@@ -77,10 +77,15 @@ class ConstraintError(DatabaseError):
 
 
 class Cursor(Protocol):
-    """What :meth:`Conn.execute` returns (a DB-API cursor)."""
+    """What :meth:`Conn.execute` returns (a DB-API cursor: also iterable over its rows)."""
 
     @property
     def rowcount(self) -> int: ...
+
+    @property
+    def description(self) -> Any: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
 
     def fetchone(self) -> Any: ...
 
