@@ -182,9 +182,9 @@ def test_a_players_ratings_and_history(api: Api) -> None:
     assert history[0]["rating_before"] == 1500.0
     assert history[0]["won"] == 2
     assert history[0]["lost"] == 1
-    missing = api.get("/api/ratings/Nobody")
-    assert missing.status == 404
-    assert missing.body["code"] == "no_rating"
+    nobody = api.get("/api/ratings/Nobody ")
+    assert nobody.status == 200
+    assert nobody.body == {"name": "Nobody", "ratings": [], "history": []}
 
 
 def test_a_handicap_proposal(api: Api) -> None:

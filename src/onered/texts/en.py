@@ -614,7 +614,6 @@ WORDS: dict[str, str] = {
     ),
     "web.rating.handicap.start": "For an even game, {name} starts each game with {points}.",
     "web.rating.handicap.level": "An even game: no start needed.",
-    "error.no_rating": "{name} has no rated match yet.",
     "error.rating_same_player": "Choose two different players.",
     "error.rating": "Not a rating: {detail}",
     # Errors by code (onered.errors: ``error.<code>``, filled from the error's params; ``{detail}``

@@ -625,7 +625,6 @@ WORDS: dict[str, str] = {
         "Для равной игры — фора игроку {name}: {points} (очки в начале каждой партии)."
     ),
     "web.rating.handicap.level": "Игра равная: фора не нужна.",
-    "error.no_rating": "У игрока {name} пока нет рейтинговых матчей.",
     "error.rating_same_player": "Выберите двух разных игроков.",
     "error.rating": "Это не рейтинг: {detail}",
     # Errors by code (onered.errors: ``error.<code>``, filled from the error's params; ``{detail}``

@@ -5,7 +5,8 @@
 * ``GET /api/ratings/handicap?a=NAME&b=NAME&target=N``: the start that makes a game to
   ``N`` between the two even (``onered.ratings.handicap``), from their ratings at ``N``
   (else over all targets, else where they would start).
-* ``GET /api/ratings/{player}``: his ratings (per target and overall) and his history.
+* ``GET /api/ratings/{player}``: his ratings (per target and overall) and his history
+  (both empty for a name no rated match has).
 * ``GET /ratings`` and ``GET /ratings/{player}``: the ranking page and a player's
   (``templates/ratings.html``), in Russian and English.
 
@@ -113,15 +114,14 @@ def get_handicap(
 
 @router.get("/api/ratings/{player}")
 def get_player_ratings(request: Request, player: Name) -> dict[str, Any]:
-    """A player's ratings (per target, 0 first: over all targets) and his history."""
+    """A player's ratings (per target, 0 first: over all targets) and his history; none
+    for a name no rated match has (not an error: any name may be asked about, and the
+    player's page asks for everyone's)."""
     db = database_of(request.app)
     entries, history = ratings.player_ratings(db, player)
-    if not entries:
-        clean = " ".join(player.split())
-        raise ApiError(404, f"player {clean!r}: no rated match", "no_rating", {"name": clean})
     now = time.time()
     return {
-        "name": entries[0].name,
+        "name": entries[0].name if entries else " ".join(player.split()),
         "ratings": [_entry(e, now) for e in entries],
         "history": [c.json() for c in history],
     }

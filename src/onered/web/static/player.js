@@ -5,6 +5,7 @@ import { gameChart } from "./plot.js";
 const name = gameIdFromPath();
 const $ = (x) => document.getElementById(x);
 let view = null;
+let rating = null; // his overall rating (onered.web.api_ratings), if a match rated him
 
 function resultText(g) {
   return g.result ? t(`player.result.${g.result}`) : t("player.result.on");
@@ -15,6 +16,12 @@ function render() {
   const s = view.totals;
   const fouls = Object.values(s.fouls).reduce((a, b) => a + b, 0);
   $("name").textContent = who(view.name);
+  if (rating && rating.ratings.length) {
+    const r = rating.ratings[0];
+    $("rating").hidden = false;
+    $("rating").replaceChildren(`${t("rating.col.rating")}: ${Math.round(r.rating)} ± ${Math.round(2 * r.deviation)} · `,
+      el("a", { href: `/ratings/${encodeURIComponent(view.name)}`, text: t("rating.title") }));
+  }
   $("summary").textContent = t("player.summary", {
     games: s.games, wins: s.wins, ppv: s.points_per_visit.toFixed(2), best: s.highest_break, fouls,
   });
@@ -58,6 +65,7 @@ async function main() {
   await setupPage(render);
   try {
     view = await api("GET", `/api/players/${encodeURIComponent(name)}`);
+    rating = await api("GET", `/api/ratings/${encodeURIComponent(name)}`);
   } catch (e) {
     showError($("error"), e);
     return;

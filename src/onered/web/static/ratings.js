@@ -91,7 +91,8 @@ function renderPlayer() {
       el("td", { class: "num", text: ratingText(h) }),
       el("td", { class: `num ${change > 0 ? "up" : change < 0 ? "down" : ""}`, text: change > 0 ? `+${change}` : String(change) }));
   });
-  $("history").replaceChildren(head, el("tbody", {}, ...rows));
+  const none = rows.length ? [] : [el("tr", {}, el("td", { colspan: "6", class: "muted", text: t("rating.none") }))];
+  $("history").replaceChildren(head, el("tbody", {}, ...rows, ...none));
   document.title = `${who(view.name)} · ${t("rating.title")}`;
 }
 
