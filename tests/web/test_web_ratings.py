@@ -264,3 +264,17 @@ def snapshot_all(db: Database) -> list[tuple[str, int, float]]:
     return [(e.key, e.target, e.standing.rating.rating) for e in ratings.ranking(db, 0)] + [
         (e.key, e.target, e.standing.rating.rating) for e in ratings.ranking(db, 3)
     ]
+
+
+def test_workers_recording_at_once_take_their_turns(database: Database) -> None:
+    """Several workers hand on the same matches at once, each match by two of them: each is
+    rated once, and the ratings are those of one worker recording them all in order."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        list(pool.map(lambda m: ratings.record_finished(database, m), MATCHES * 2))
+    got = snapshot(database)
+    assert ratings.rebuild(database) == len(MATCHES)
+    assert snapshot(database) == got
+    with database.read() as c:
+        assert c.execute("SELECT COUNT(*) FROM rating_history").fetchone()[0] == 4 * len(MATCHES)
