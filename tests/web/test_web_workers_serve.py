@@ -19,9 +19,9 @@ from web_support import Server, free_port
 HANG = 60.0
 
 
-def _serve(*flags: str) -> subprocess.CompletedProcess[str]:
+def _serve(*flags: str, port: int = 0) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "onered", "serve", "--port", str(free_port()), *flags],
+        [sys.executable, "-m", "onered", "serve", "--port", str(port or free_port()), *flags],
         capture_output=True,
         text=True,
         timeout=HANG,
@@ -58,7 +58,7 @@ def test_workers_that_keep_dying_make_the_parent_give_up() -> None:
         """
         from onered.web import serving
         serving.RESTART_PAUSE = 0.0
-        print(serving.Supervisor(2, lambda ready: (ready(), 3)[1], stop_timeout=1.0).run())
+        print(serving.Supervisor(2, lambda k, ready: (ready(), 3)[1], stop_timeout=1.0).run())
         """
     )
     done = subprocess.run(
@@ -87,3 +87,16 @@ def test_ctrl_c_stops_every_worker(tmp_path: Path) -> None:
         assert (
             not Path(f"/proc/{pid}").exists() or "zombie" in Path(f"/proc/{pid}/status").read_text()
         )
+
+
+def test_a_port_held_by_another_server_with_workers_is_refused(tmp_path: Path) -> None:
+    """Each worker's socket shares the port (``SO_REUSEPORT``); a second server of the same
+    user's must still be told the port is taken, not share it."""
+    first = Server(tmp_path / "one", "--workers", "2")
+    first.start()
+    try:
+        done = _serve("--data", str(tmp_path / "two"), "--workers", "2", port=first.port)
+        assert done.returncode == 2
+        assert "in use" in done.stderr
+    finally:
+        first.stop()

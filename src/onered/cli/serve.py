@@ -130,16 +130,19 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     try:
-        sock = listen(args.host, args.port)
+        socks = listen_workers(args.host, args.port, getattr(args, "workers", 1))
     except OSError as exc:
         print(f"onered serve: {_bind_problem(exc, args.host, args.port)}", file=sys.stderr)
         return 2
-    with sock:
-        return _serve(args, sock)
+    try:
+        return _serve(args, socks)
+    finally:
+        for sock in socks:
+            sock.close()
 
 
-def _serve(args: argparse.Namespace, sock: socket.socket) -> int:
-    """Build the app on the data folder and serve it on the bound ``sock``."""
+def _serve(args: argparse.Namespace, socks: list[socket.socket]) -> int:
+    """Build the app on the data folder and serve it on the bound sockets (one a worker)."""
     from onered.cli import error_line
     from onered.texts import Lang
     from onered.web import serving
@@ -168,8 +171,9 @@ def _serve(args: argparse.Namespace, sock: socket.socket) -> int:
         kept = hide_password(database) if database else data
         print(f"onered: games are kept in {kept}", flush=True)
 
-    def work(ready: Callable[[], None]) -> int:
-        """One server on ``sock``: its app built, then served until told to stop."""
+    def work(slot: int, ready: Callable[[], None]) -> int:
+        """Worker ``slot``'s server on its socket: its app built, then served until told
+        to stop."""
         try:
             app = create_app(data, limits, database=database)
         except DatabaseError as exc:
@@ -179,13 +183,13 @@ def _serve(args: argparse.Namespace, sock: socket.socket) -> int:
         ready()
         config = serving.config(app, args.host, args.port, limits)  # timeouts, caps, files
         serving.steady_gc()  # the collector tuned for a long-running server
-        _server(config).run(sockets=[sock])
+        _server(config).run(sockets=[socks[slot]])
         return 0
 
     workers = getattr(args, "workers", 1)
     if workers == 1:
-        return work(announce)
-    try:  # several processes on the one socket (onered.web.serving.Supervisor)
+        return work(0, announce)
+    try:  # several processes on the port (onered.web.serving.Supervisor)
         return serving.supervise(workers, work, limits.shutdown_timeout, announce)
     except serving.WorkerError as exc:
         print(f"onered serve: {exc}", file=sys.stderr)
@@ -208,16 +212,36 @@ def _server(config: uvicorn.Config) -> uvicorn.Server:
     return Server(config)
 
 
-def listen(host: str, port: int) -> socket.socket:
+def listen(host: str, port: int, *, reuse_port: bool = False) -> socket.socket:
     """A listening socket on ``host``:``port`` (IPv6 when the host has a colon), bound
-    before anything is announced; ``OSError`` when the port is taken or the host unknown."""
+    before anything is announced; ``OSError`` when the port is taken or the host unknown.
+    ``reuse_port``: ``SO_REUSEPORT``, so that more sockets may listen on the port."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     socket.getaddrinfo(host, port, family, socket.SOCK_STREAM)  # an unknown host: gaierror
-    sock = socket.create_server((host, port), family=family)
+    sock = socket.create_server((host, port), family=family, reuse_port=reuse_port)
     # proto TCP, not 0: asyncio sets TCP_NODELAY only on such sockets' connections; without
     # it an answer written in two parts waits for the client's delayed ACK (40 ms a request
     # on a kept-alive connection)
     return socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP, fileno=sock.detach())
+
+
+def listen_workers(host: str, port: int, workers: int) -> list[socket.socket]:
+    """The listening sockets of ``workers`` workers on ``host``:``port``: one plain socket
+    for one worker; else one ``SO_REUSEPORT`` socket each (``onered.web.serving``), after
+    checking with a plain one that the port is free (``SO_REUSEPORT`` alone would share it
+    with another server of the same user's already listening there)."""
+    if workers <= 1:
+        return [listen(host, port)]
+    listen(host, port).close()
+    socks: list[socket.socket] = []
+    try:
+        for _ in range(workers):
+            socks.append(listen(host, port, reuse_port=True))
+    except OSError:
+        for sock in socks:
+            sock.close()
+        raise
+    return socks
 
 
 def _bind_problem(exc: OSError, host: str, port: int) -> str:

@@ -10,14 +10,17 @@ of the previous answer) is closed, with a 408 when part of a request came. The s
 covers the rest of a body after the app has answered without reading it. A body that stalls
 while the app reads it is the body timeout's (``onered.web.limits.BodyTimeout``: 408).
 
-Several worker processes (``onered serve --workers N``, :func:`supervise`) share one
-listening socket, bound by the parent before it forks them: the kernel hands each new
-connection to one of the workers, and connections waiting to be accepted stay in the one
-queue when a worker dies (with ``SO_REUSEPORT`` each worker has a queue of its own, lost
-with it). Each worker is a whole server (its app, its event loop, its store's
-connections); the parent only watches: it starts a worker again when one dies, and tells
-them all to stop (``SIGTERM``, each stopping gracefully) when it is told to (``SIGTERM``,
-``SIGINT``).
+Several worker processes (``onered serve --workers N``, :func:`supervise`) serve one port.
+The parent binds one listening socket per worker on it (``SO_REUSEPORT``: the kernel spreads
+new connections evenly over them, by a hash of each connection's addresses), then forks
+the workers, worker k serving socket k. (On one shared socket an event loop woken for a
+new connection accepts every one waiting: the first worker awake took them all, 500 viewers
+opened at once all on one worker.) The parent keeps its copy of every socket, so a worker's
+socket outlives the worker: connections the kernel queued on it while it was being
+replaced wait there for its successor, none is refused. Each worker is a whole server (its
+app, its event loop, its store's connections); the parent only watches: it starts a worker
+again when one dies, and tells them all to stop (``SIGTERM``, each stopping gracefully)
+when it is told to (``SIGTERM``, ``SIGINT``).
 
 Needs the ``web`` extra (uvicorn, h11); imported by ``onered serve`` only.
 """
@@ -259,14 +262,15 @@ def _die_with_parent() -> None:
 
 class Supervisor:
     """The parent of ``onered serve --workers N`` (see the module docstring): forks
-    ``workers`` processes, each running ``work(ready)``, which calls ``ready()`` once its app
-    is built and returns the process's exit code once its server has stopped;
-    ``announce()`` is called once the first worker is ready."""
+    ``workers`` processes, the k-th running ``work(k, ready)``, which calls ``ready()`` once
+    its app is built and returns the process's exit code once its server has stopped (a
+    worker started in place of a dead one gets its ``k``); ``announce()`` is called once
+    the first worker is ready."""
 
     def __init__(
         self,
         workers: int,
-        work: Callable[[Callable[[], None]], int],
+        work: Callable[[int, Callable[[], None]], int],
         *,
         stop_timeout: float,
         announce: Callable[[], None] = lambda: None,
@@ -281,8 +285,8 @@ class Supervisor:
         self.stop_timeout = stop_timeout
         self.announce = announce
         self.log = log
-        #: The running workers: pid -> when it was started (monotonic seconds).
-        self.running: dict[int, float] = {}
+        #: The running workers: pid -> its number and when it was started (monotonic s).
+        self.running: dict[int, tuple[int, float]] = {}
         self.stopping = False
         #: Workers started again after they died (for the log and tests).
         self.restarts = 0
@@ -297,32 +301,32 @@ class Supervisor:
         signal.signal(signal.SIGINT, self._stop)
         signal.signal(signal.SIGALRM, self._kill_all)
         try:
-            first = self._start(wait_ready=True)
+            first = self._start(0, wait_ready=True)
             if first is not None:
                 return first
             self.announce()  # the first worker is ready: the server is up
-            for _ in range(self.workers - 1):
+            for slot in range(1, self.workers):
                 if self.stopping:
                     break
-                self._start()
+                self._start(slot)
             return self._watch()
         finally:
             signal.alarm(0)
             for sig, handler in before.items():
                 signal.signal(sig, handler)
 
-    def _start(self, wait_ready: bool = False) -> int | None:
-        """Fork a worker; with ``wait_ready``, wait until it has built its app (``None``) or
-        died first (its exit code, 1 if it was killed)."""
+    def _start(self, slot: int, wait_ready: bool = False) -> int | None:
+        """Fork worker ``slot``; with ``wait_ready``, wait until it has built its app
+        (``None``) or died first (its exit code, 1 if it was killed)."""
         read_end, write_end = os.pipe()
         sys.stdout.flush()
         sys.stderr.flush()
         pid = os.fork()
         if pid == 0:  # the worker
             os.close(read_end)
-            self._worker(write_end)
+            self._worker(slot, write_end)
         os.close(write_end)
-        self.running[pid] = time.monotonic()
+        self.running[pid] = (slot, time.monotonic())
         try:
             if not wait_ready:
                 return None
@@ -341,7 +345,7 @@ class Supervisor:
         finally:
             os.close(read_end)
 
-    def _worker(self, ready_fd: int) -> None:
+    def _worker(self, slot: int, ready_fd: int) -> None:
         """In the forked worker: its own signals, then ``work``; never returns."""
         code = 1
         try:
@@ -356,7 +360,7 @@ class Supervisor:
                     os.write(ready_fd, b"1")
                     os.close(ready_fd)
 
-            code = self.work(ready)
+            code = self.work(slot, ready)
         except SystemExit as exc:
             code = exc.code if isinstance(exc.code, int) else 1
         except BaseException:
@@ -375,9 +379,10 @@ class Supervisor:
                 pid, status = os.waitpid(-1, 0)
             except ChildProcessError:  # pragma: no cover - none left
                 break
-            started = self.running.pop(pid, None)
-            if started is None or self.stopping:
+            was = self.running.pop(pid, None)
+            if was is None or self.stopping:
                 continue
+            slot, started = was
             ended = _exit_of(pid, status)
             young = young + 1 if time.monotonic() - started < YOUNG else 0
             if young >= YOUNG_DEATHS:
@@ -389,7 +394,7 @@ class Supervisor:
                 time.sleep(RESTART_PAUSE)
             if not self.stopping:
                 self.restarts += 1
-                self._start()
+                self._start(slot)
         return 1 if young >= YOUNG_DEATHS else 0
 
     def _stop(self, sig: int, frame: FrameType | None) -> None:
@@ -411,7 +416,7 @@ class Supervisor:
 
 def supervise(
     workers: int,
-    work: Callable[[Callable[[], None]], int],
+    work: Callable[[int, Callable[[], None]], int],
     stop_timeout: float,
     announce: Callable[[], None] = lambda: None,
 ) -> int:
