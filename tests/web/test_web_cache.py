@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from db_support import other_store
 from onered.web.games import Games
-from onered.web.store import Store
 from web_support import Api
 
 
@@ -15,10 +15,10 @@ def test_a_change_by_another_process_is_seen(api: Api, tmp_path: Path) -> None:
     game, token = api.new_mark()
     api.mark(game, token, parts=["pot_red"])
     assert api.game(game)["state"]["score"] == [3, 0]  # the session is now cached
-    other = Store(tmp_path / "data")  # another process's connection to the same folder
+    other = other_store(api.app)  # another process's connections to the same database
     with other.edit(game, 2) as edit:
         edit.push(json.dumps({"type": "stroke", "first_hit": "red", "potted": ["red"]}))
-    other.close()
+    other.db.close()
     view = api.game(game)
     assert view["state"]["score"] == [6, 0]
     assert view["state"]["version"] == 3

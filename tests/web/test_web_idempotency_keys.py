@@ -15,6 +15,7 @@ import pytest
 
 from onered.web import store as store_module
 from onered.web.app import create_app
+from onered.web.db import Database, Dialect
 from onered.web.pages import STATIC_DIR
 from onered.web.store import Answered, Store
 from web_support import Api
@@ -23,18 +24,18 @@ STROKE = {"parts": ["no_score"]}
 
 
 def _keys(store: Store) -> set[str]:
-    with store._lock:
-        return {r[0] for r in store._conn.execute("SELECT key FROM idempotency")}
+    with store.db.read() as conn:
+        return {r[0] for r in conn.execute("SELECT key FROM idempotency").fetchall()}
 
 
-def test_keys_older_than_a_day_are_pruned_when_an_answer_is_kept(tmp_path: Path) -> None:
-    store = Store(tmp_path / "data")
+def test_keys_older_than_a_day_are_pruned_when_an_answer_is_kept(database: Database) -> None:
+    store = Store(database)
     try:
         answered = Answered("f", 200, b"{}")
         store.keep_answer("g", "old", answered)
         store.keep_answer("g", "recent", answered)
-        with store._lock:
-            store._conn.execute(
+        with store.db.write() as conn:
+            conn.execute(
                 "UPDATE idempotency SET created = ? WHERE key = 'old'",
                 (time.time() - store_module.KEEP_KEYS - 60,),
             )
@@ -48,12 +49,14 @@ def test_keys_older_than_a_day_are_pruned_when_an_answer_is_kept(tmp_path: Path)
 
 
 @pytest.fixture
-def two(tmp_path: Path) -> Iterator[tuple[Api, Api]]:
-    """Two apps (two servers' stores) on one data folder."""
-    first, second = create_app(tmp_path / "data"), create_app(tmp_path / "data")
+def two(database: Database, tmp_path: Path) -> Iterator[tuple[Api, Api]]:
+    """Two apps (two servers' stores) on one data folder, or one PostgreSQL database."""
+    url = database.url if database.dialect is Dialect.POSTGRESQL else None
+    first = create_app(tmp_path / "data", database=url)
+    second = create_app(tmp_path / "data", database=url)
     yield Api(first), Api(second)
-    first.state.store.close()
-    second.state.store.close()
+    first.state.db.close()
+    second.state.db.close()
 
 
 def _strokes(api: Api, game: str) -> int:

@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from db_support import database_of
 from onered.cli.serve import listen
 from onered.web import api_live
 from onered.web.app import create_app
@@ -173,7 +174,8 @@ def test_a_change_by_another_process_reaches_the_streams(api: Api, tmp_path: Pat
     revision = api.game(game)["revision"]
     hub: Hub = api.app.state.games.hub
     hub.tick = 0.05
-    second = create_app(tmp_path / "data")  # the same folder, as a second server would
+    # the same folder or database, as a second server would
+    second = create_app(tmp_path / "data", database=database_of(api.app))
 
     async def run() -> list[Stream]:
         streams = [
@@ -190,7 +192,7 @@ def test_a_change_by_another_process_reaches_the_streams(api: Api, tmp_path: Pat
     try:
         streams = asyncio.run(run())
     finally:
-        second.state.store.close()
+        second.state.db.close()
     for s in streams:
         [view] = s.events()
         assert view["revision"] == revision + 1

@@ -41,14 +41,17 @@ T = TypeVar("T")
 class _Write(Generic[T]):
     """A write waiting in the queue, and then its outcome."""
 
-    __slots__ = ("done", "error", "result", "settled", "work")
+    __slots__ = ("done", "error", "key", "result", "settled", "work")
 
     def __init__(
         self,
         work: Callable[[Conn], T],
         settled: Callable[[BaseException | None], None] | None = None,
+        key: str = "",
     ) -> None:
         self.work = work
+        #: The row the write locks first (a game's id): a group runs its writes in this order.
+        self.key = key
         #: Called with the write's error (``None``: committed) when no thread waits for it.
         self.settled = settled
         self.done = False
@@ -87,11 +90,13 @@ class GroupCommit:
         with self._cond:
             return len(self._queue)
 
-    def run(self, work: Callable[[Conn], T]) -> T:
+    def run(self, work: Callable[[Conn], T], key: str = "") -> T:
         """Run ``work`` in a write transaction shared with the writes queued beside it;
         return what it returned once that transaction is committed, or raise what it raised
-        (its own changes undone)."""
-        write: _Write[T] = _Write(work)
+        (its own changes undone). ``key``: the row ``work`` locks first (a game's id): a
+        group runs its writes in the order of their keys, so that two processes' groups
+        lock rows in one order and never wait for each other in a circle (PostgreSQL)."""
+        write: _Write[T] = _Write(work, key=key)
         with self._cond:
             self._queue.append(write)  # type: ignore[arg-type]  # outcome read back typed
             while self._leading and not write.done:
@@ -152,7 +157,7 @@ class GroupCommit:
         be committed (or anything but a write fails), no write of it is kept."""
         try:
             with self._db.write() as conn:
-                for write in batch:
+                for write in sorted(batch, key=lambda w: w.key):
                     conn.execute("SAVEPOINT write")
                     try:
                         write.result = write.work(conn)

@@ -71,6 +71,18 @@ class DatabaseError(OneredError, RuntimeError):
 
     default_code = "store"
 
+    @property
+    def sqlstate(self) -> str | None:
+        """PostgreSQL's code of the statement's error (``None`` on SQLite, or none)."""
+        code = getattr(self.__cause__, "sqlstate", None)
+        return code if isinstance(code, str) else None
+
+    @property
+    def contended(self) -> bool:
+        """The statement lost a race with another transaction (PostgreSQL's deadlock or
+        serialization failure): the same work tried again may pass."""
+        return self.sqlstate in ("40P01", "40001")
+
 
 class ConstraintError(DatabaseError):
     """A statement broke a unique, foreign-key or check constraint (both databases)."""

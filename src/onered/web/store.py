@@ -502,7 +502,10 @@ class Store:
 
     def delete(self, game_id: str) -> bool:
         """Delete a game: its row and its lines, in one transaction. False if there was none."""
+        lock = " FOR UPDATE" if self.db.dialect is Dialect.POSTGRESQL else ""
         with self.db.write() as conn:
+            # the game's row first, as a change does: the two never wait for each other
+            conn.execute(f"SELECT 1 FROM games WHERE id = ?{lock}", (game_id,))
             conn.execute("DELETE FROM lines WHERE game_id = ?", (game_id,))
             conn.execute("DELETE FROM idempotency WHERE game_id = ?", (game_id,))
             conn.execute("DELETE FROM game_players WHERE game_id = ?", (game_id,))
@@ -533,7 +536,16 @@ class Store:
         edit = Edit(self.db, game_id, count, int(found[0]))
         yield edit
         claim = CLAIM.get()  # read here: the write may run in another thread
-        self._commits.run(lambda conn: edit._write(conn, claim))
+
+        def write(conn: Conn) -> None:
+            try:
+                edit._write(conn, claim)
+            except DatabaseError as exc:
+                if exc.contended:  # another process's transaction won a race for the game
+                    raise ConflictError(edit._prepared, edit._prepared) from exc
+                raise
+
+        self._commits.run(write, key=game_id)
 
     def answered(self, game_id: str, key: str) -> Answered | None:
         """The answer kept for a change to ``game_id`` sent with idempotency ``key``, if any."""
