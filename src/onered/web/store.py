@@ -238,10 +238,10 @@ class Edit:
             args.append(json.dumps(self._summary, ensure_ascii=False))
         changed = conn.execute(
             "UPDATE games SET updated = ?, revision = revision + 1, changed_from = ?,"
-            f" figures = ?{summary} WHERE id = ? AND revision = ?",
+            f" figures = ?{summary} WHERE id = ? AND revision = ? RETURNING *",
             (*args, self.game_id, self.revision),
-        ).rowcount
-        if changed != 1:
+        ).fetchone()
+        if changed is None:
             found = conn.execute("SELECT 1 FROM games WHERE id = ?", (self.game_id,)).fetchone()
             if found is None:
                 raise KeyError(self.game_id)
@@ -249,7 +249,10 @@ class Edit:
                 "SELECT MAX(seq) FROM lines WHERE game_id = ?", (self.game_id,)
             ).fetchone()[0]
             raise ConflictError(self._prepared, 0 if top is None else int(top) + 1)
-        conn.execute("DELETE FROM lines WHERE game_id = ? AND seq >= ?", (self.game_id, self._kept))
+        if self._kept < self._prepared:  # lines popped (none can be past them: same revision)
+            conn.execute(
+                "DELETE FROM lines WHERE game_id = ? AND seq >= ?", (self.game_id, self._kept)
+            )
         if self._added:
             conn.executemany(
                 "INSERT INTO lines (game_id, seq, body) VALUES (?, ?, ?)",
@@ -264,10 +267,8 @@ class Edit:
             ).rowcount
             if kept != 1:
                 raise ConflictError(self._prepared, self.count)
-        # read here, in the group: read after it, the row would wait for the next group
-        self.row = _row(
-            conn.execute("SELECT * FROM games WHERE id = ?", (self.game_id,)).fetchone()
-        )
+        # the row as changed, read in the group (after it, it would wait for the next group)
+        self.row = _row(changed)
 
 
 class Store:
