@@ -5,7 +5,7 @@
   tournament; ``onered.web.accounts``), or whoever shows the organiser's secret returned
   here (``X-Game-Token``, as a match's) — a club without accounts runs one so.
 * ``POST /api/tournaments/{id}/players`` enters players (by name and rating, or from the
-  player register by ``register`` id), ``/draw`` draws it (seeded by rating), ``/tables``
+  player register by ``register_id``), ``/draw`` draws it (seeded by rating), ``/tables``
   gives the ready fixtures the free tables, ``/fixtures/{key}/match`` starts a fixture's
   match (a marked best of N, ``onered.web.api_matches``, linked), ``/fixtures/{key}/result``
   and ``/walkover`` enter a result by hand, ``/fixtures/{key}/undo`` takes one out,
@@ -39,7 +39,7 @@ from onered.web.games import TOKEN_HEADER
 from onered.web.match_results import Outcomes, matches_of, reconcile, tournaments_of
 from onered.web.pages import PAGES, Page, page
 from onered.web.qr import router as qr_router
-from onered.web.tournaments import TournamentRow, Tournaments, drawn
+from onered.web.tournaments import TournamentRow, Tournaments, drawn, stale
 
 router = APIRouter()
 
@@ -124,7 +124,7 @@ class Tables(_Change):
     tables: list[int] | None = Field(default=None, max_length=MAX_TABLES)
 
 
-class StartMatch(_Body):
+class StartMatch(_Change):
     """The fixture's match: ``breaker`` (0: the fixture's first player) won the lag and
     plays ``breaker_ball``; ``handicap``: each side's start, points."""
 
@@ -459,6 +459,8 @@ def start_match(
     """Start a ready fixture's match (marked; linked: its result comes in by itself). The
     answer is ``POST /api/matches``'s: the match's and its first game's ids and secrets."""
     row = _known(request, tournament_id, x_game_token)
+    if body.revision is not None and body.revision != row.revision:
+        raise stale(body.revision, row.revision)
     state = drawn(row)
     fixture = state.fixture(key)
     if not fixture.known or state.result_of(key) is not None:
