@@ -31,6 +31,7 @@ SUBCOMMANDS: dict[str, str] = {
     "account": "onered.cli.account",
     "backup": "onered.cli.backup",
     "restore": "onered.cli.restore",
+    "ratings": "onered.cli.ratings",
 }
 
 
