@@ -12,10 +12,6 @@ from __future__ import annotations
 import argparse
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from onered.web.db import Database
 
 HELP = "ratings: rebuild them from every finished match, or list the ranking"
 
@@ -24,12 +20,11 @@ EPILOG = """examples:
   onered ratings list --target 100 --limit 20
 """
 
-#: The data folder ``onered serve`` uses by default.
-DEFAULT_DATA = "onered-data"
-
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``onered ratings``."""
+    from onered.cli.backup import database_flags
+
     parser.epilog = EPILOG
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
@@ -39,34 +34,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--target", type=int, default=0, help="points a game is played to (default 0: all)"
     )
     listing.add_argument("--limit", type=int, default=50, help="players listed (default 50)")
-    for p in (rebuild, listing):
-        p.add_argument(
-            "--data",
-            metavar="DIR",
-            default=DEFAULT_DATA,
-            help=f"the server's data folder (default ./{DEFAULT_DATA})",
-        )
-        p.add_argument(
-            "--database",
-            metavar="URL",
-            default=None,
-            help="the server's database (postgresql://...; default: the data folder's)",
-        )
-
-
-def _database(args: argparse.Namespace) -> Database:
-    from onered.web.db import Database
-
-    db = Database(args.database) if args.database else Database.in_folder(Path(args.data))
-    db.migrate()
-    return db
+    database_flags(rebuild)
+    database_flags(listing)
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``onered ratings``."""
     from onered.web import ratings
+    from onered.web.backup import open_target
 
-    db = _database(args)
+    db = open_target(Path(args.data).expanduser(), args.database)
+    db.migrate()
     try:
         if args.action == "rebuild":
             new = ratings.catch_up(db, ratings.finished_in_store(db))
