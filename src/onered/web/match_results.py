@@ -1,7 +1,8 @@
 """The decided-match hook: once a stored change decides a match, its :class:`FinishedMatch`
 goes to the parts that learn from results — the tournament whose fixture the match is
 (:meth:`onered.web.tournaments.Tournaments.record_finished`) and the ratings
-(``onered.web.ratings.record_finished``, when that module is there).
+(:func:`onered.web.ratings.record_finished`; a result withdrawn, by
+:func:`onered.web.ratings.withdraw_finished`).
 
 :class:`Outcomes` is told by :meth:`onered.web.games.Games.change` of every change that ends
 a game or un-ends one (a take-back of its last stroke); a game of no match costs nothing
@@ -19,14 +20,13 @@ page enters a decided match's result it missed when it is next read
 
 from __future__ import annotations
 
-import importlib
 import logging
-from typing import Any
 
 from fastapi import FastAPI
 
 from onered.game.series import SeriesError, standing
 from onered.game.summary import Summary
+from onered.web import ratings
 from onered.web.accounts import database_of
 from onered.web.finished import FinishedMatch
 from onered.web.match_store import MatchRow, MatchStore
@@ -56,14 +56,6 @@ def tournaments_of(app: FastAPI) -> Tournaments:
     made = Tournaments(database_of(app))
     app.state.tournaments = made
     return made
-
-
-def _ratings() -> Any:
-    """``onered.web.ratings`` when it is there (the ratings' recorder), else ``None``."""
-    try:
-        return importlib.import_module("onered.web.ratings")
-    except ImportError:
-        return None
 
 
 def finished_match(store: Store, match: MatchRow) -> FinishedMatch | None:
@@ -132,27 +124,27 @@ class Outcomes:
         match_id = _match_id(row)
         if match_id is None:
             return
+        ended = row.summary.get("winner") is not None
         try:
-            settle(self.app, match_id)
+            settle(self.app, match_id, ended)
         except Exception:  # the change is stored: its answer must not fail
             log.exception("match %s: its result could not be handed on", match_id)
 
 
-def settle(app: FastAPI, match_id: str) -> FinishedMatch | None:
-    """Hand ``match_id``'s result on (or withdraw it), each recorder at most once; returns
-    the finished match, if it is decided."""
+def settle(app: FastAPI, match_id: str, ended: bool = True) -> FinishedMatch | None:
+    """After a game of ``match_id`` ended (``ended``) or was un-ended: hand the match's
+    result on if it is decided now, or withdraw the result it had entered if it is not (a
+    game that ended without deciding the match withdraws nothing); each recorder acts at most
+    once. Returns the finished match, if it is decided."""
     match = matches_of(app).match(match_id)
     if match is None:
         return None
     finished = finished_match(app.state.store, match)
     if finished is not None:
         hand_on(app, finished)
-    else:
+    elif not ended:
         tournaments_of(app).withdraw_finished(match_id)
-        ratings = _ratings()
-        # H5: the ratings' answer to a result withdrawn by a take-back, if they have one
-        if ratings is not None and hasattr(ratings, "withdraw_finished"):
-            ratings.withdraw_finished(database_of(app), match_id)
+        ratings.withdraw_finished(database_of(app), match_id)
     return finished
 
 
@@ -160,9 +152,7 @@ def hand_on(app: FastAPI, finished: FinishedMatch) -> bool:
     """Give a decided match to each recorder (each records it at most once); returns whether
     its tournament's fixture entered it now."""
     entered = tournaments_of(app).record_finished(finished)
-    ratings = _ratings()
-    if ratings is not None and hasattr(ratings, "record_finished"):
-        ratings.record_finished(database_of(app), finished)
+    ratings.record_finished(database_of(app), finished)
     return entered
 
 
