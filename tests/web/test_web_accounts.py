@@ -206,6 +206,18 @@ def test_a_form_sends_the_csrf_token_in_a_hidden_field(club: Club) -> None:
     assert [(p["name"], p["rating"]) for p in found] == [(P1, 1500.0)]
 
 
+def test_another_sites_form_cannot_sign_anyone_in(club: Club) -> None:
+    """Sign-in takes JSON only: a form or plain text (what another site's page may post
+    without asking) is refused, so no page elsewhere signs a visitor into its account."""
+    for kind, content in (
+        ("application/x-www-form-urlencoded", f"email={ADMIN}&password={PASSWORD}"),
+        ("text/plain", f'{{"email": "{ADMIN}", "password": "{PASSWORD}"}}'),
+    ):
+        r = club.api.post("/api/account/signin", content=content, headers={"Content-Type": kind})
+        assert r.status == 422, kind
+        assert "set-cookie" not in r.headers
+
+
 def test_requests_without_the_cookie_are_unaffected(club: Club) -> None:
     """Casual play keeps its per-game secrets: no account, no CSRF token; a signed-in
     browser's game changes need none either (the cookie gives them no authority)."""

@@ -279,7 +279,9 @@ class Accounts:
         self.session_seconds = session_seconds
         self.per_client = RateLimiter(SIGNINS_PER_MINUTE_PER_CLIENT, limiter_clock)
         self.per_account = RateLimiter(SIGNINS_PER_MINUTE_PER_ACCOUNT, limiter_clock)
-        self._dummy: str | None = None
+        # verified for an unknown e-mail, so that it costs what a wrong password costs
+        # (made here: made at the first unknown e-mail, that one answer would be slower)
+        self._dummy = hash_password(secrets.token_hex(16), hasher)
 
     # --- clubs --------------------------------------------------------------------------
 
@@ -448,7 +450,7 @@ class Accounts:
                 (key,),
             ).fetchone()
         if r is None:
-            verify_password(self._dummy_hash(), password, self.hasher)
+            verify_password(self._dummy, password, self.hasher)
             raise bad_credentials()
         stored = str(r["password_hash"])
         if not verify_password(stored, password, self.hasher):
@@ -460,11 +462,6 @@ class Accounts:
                     (hash_password(password, self.hasher), r["id"]),
                 )
         return _account(r)
-
-    def _dummy_hash(self) -> str:
-        if self._dummy is None:
-            self._dummy = hash_password(secrets.token_hex(16), self.hasher)
-        return self._dummy
 
     def start_session(self, account: Account) -> tuple[str, Session]:
         """A new session for ``account``: its token (for the cookie; only its hash is
