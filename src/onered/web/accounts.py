@@ -280,8 +280,7 @@ class Accounts:
         self.per_client = RateLimiter(SIGNINS_PER_MINUTE_PER_CLIENT, limiter_clock)
         self.per_account = RateLimiter(SIGNINS_PER_MINUTE_PER_ACCOUNT, limiter_clock)
         # verified for an unknown e-mail, so that it costs what a wrong password costs
-        # (made here: made at the first unknown e-mail, that one answer would be slower)
-        self._dummy = hash_password(secrets.token_hex(16), hasher)
+        self._dummy: str | None = None
 
     # --- clubs --------------------------------------------------------------------------
 
@@ -444,6 +443,8 @@ class Accounts:
         self.per_account.check(key[:MAX_EMAIL], "sign-ins")
         if not isinstance(password, str) or len(password) > MAX_PASSWORD:
             password = ""
+        if self._dummy is None:  # at the first sign-in of any kind: none is slower for it
+            self._dummy = hash_password(secrets.token_hex(16), self.hasher)
         with self.db.read() as c:
             r = c.execute(
                 f"SELECT {_ACCOUNT_COLUMNS}, password_hash FROM accounts WHERE email_key = ?",
