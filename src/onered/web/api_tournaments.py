@@ -37,37 +37,12 @@ from onered.web.db import ConstraintError
 from onered.web.errors import ApiError
 from onered.web.games import TOKEN_HEADER
 from onered.web.match_results import Outcomes, matches_of, reconcile, tournaments_of
-from onered.web.pages import PAGES, Page, page
+from onered.web.pages import page
 from onered.web.qr import router as qr_router
 from onered.web.tournaments import TournamentRow, Tournaments, drawn, stale
 
 router = APIRouter()
 
-#: The tournaments' pages (added to ``onered.web.pages.PAGES`` by :func:`install`).
-TOURNAMENT_PAGES = {
-    p.file.removesuffix(".html"): p
-    for p in (
-        Page(
-            "tournaments.html", "tournament.list_title", "Tournaments", styles=("tournament.css",)
-        ),
-        Page("tournament.html", "tournament.title", "Tournament", styles=("tournament.css",)),
-        Page(
-            "tournament_screen.html",
-            "tournament.screen_title",
-            "Tournament",
-            heading=None,
-            css="board tournament-screen",
-            styles=("tournament.css",),
-        ),
-        Page(
-            "tournament_print.html",
-            "tournament.print_title",
-            "Score sheets",
-            styles=("tournament.css",),
-            css="tournament-print",
-        ),
-    )
-}
 #: Most players a tournament takes, and most tables.
 MAX_PLAYERS = 256
 MAX_TABLES = 64
@@ -600,8 +575,6 @@ def follow_table(request: Request, tournament_id: str, table: int) -> RedirectRe
 
 def install(app: FastAPI) -> None:
     """Add the tournaments' routes to ``app`` and hook decided matches to them."""
-    for name, p in TOURNAMENT_PAGES.items():
-        PAGES.setdefault(name, p)
     app.include_router(router)
     app.include_router(qr_router)
     app.state.games.outcome = Outcomes(app)

@@ -96,6 +96,26 @@ PAGES: dict[str, Page] = {
         Page("account.html", "account.title", "Account", styles=("account.css",)),
         Page("register.html", "register.title", "Player register", styles=("account.css",)),
         Page("ratings.html", "rating.title", "Ratings", styles=("ratings.css",)),
+        # the tournaments' (onered.web.api_tournaments)
+        Page(
+            "tournaments.html", "tournament.list_title", "Tournaments", styles=("tournament.css",)
+        ),
+        Page("tournament.html", "tournament.title", "Tournament", styles=("tournament.css",)),
+        Page(
+            "tournament_screen.html",
+            "tournament.screen_title",
+            "Tournament",
+            heading=None,
+            css="board tournament-screen",
+            styles=("tournament.css",),
+        ),
+        Page(
+            "tournament_print.html",
+            "tournament.print_title",
+            "Score sheets",
+            styles=("tournament.css",),
+            css="tournament-print",
+        ),
     )
 }
 
