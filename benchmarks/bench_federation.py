@@ -52,7 +52,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench_server import free_port, healthy
+from bench_server import cpu_seconds, free_port, healthy
 
 from onered.game.marking import Part
 from onered.game.session import HUMAN, Session
@@ -262,6 +262,36 @@ def workers_of(pid: int) -> list[int]:
     return [int(x) for x in text.split()]
 
 
+def postgres_pids(cl: Cluster) -> list[int]:
+    """The cluster's processes: the postmaster (first line of ``postmaster.pid``) and its
+    children (a backend per connection, the writers)."""
+    try:
+        head = int((cl.folder / "data" / "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return []
+    return [head, *workers_of(head)]
+
+
+def cpu_of(pids: list[int]) -> dict[int, float]:
+    """Each living process's CPU seconds so far."""
+    out = {}
+    for pid in pids:
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            out[pid] = cpu_seconds(pid)
+    return out
+
+
+def cpu_between(before: dict[int, float], after: dict[int, float]) -> float:
+    """CPU seconds used between two samples by the processes alive at both (a process
+    killed or started in between is left out)."""
+    return sum(after[p] - before[p] for p in before if p in after)
+
+
+def own_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
 def busy_cpu() -> tuple[float, float]:
     """The machine's CPU time so far: busy and total (seconds, all cores, ``/proc/stat``)."""
     fields = [int(x) for x in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
@@ -461,6 +491,9 @@ class Result:
     unknown: int
     refused: list[str]
     cpu_busy: float
+    cpu_server: float
+    cpu_postgres: float
+    cpu_client: float
     load: str
     restarted: bool
 
@@ -494,7 +527,7 @@ def run_one(
             for k in range(args.viewers)
         ]
 
-        async def run() -> tuple[float, float]:
+        async def run() -> tuple[float, float, float, float, float]:
             view_tasks = [
                 asyncio.create_task(view_until(v, markers[v.game].game_id, port, stop + 1.0))
                 for v in viewers
@@ -507,6 +540,8 @@ def run_one(
             ]
             await asyncio.sleep(max(0.0, start - time.perf_counter()))
             busy0, total0 = busy_cpu()
+            server0 = cpu_of([proc.pid, *workers_of(proc.pid)])
+            pg0, own0 = cpu_of(postgres_pids(cl)), own_cpu()
             acked0, t0 = sum(m.acked for m in markers), time.perf_counter()
             if kill:
                 await asyncio.sleep(args.seconds / 2)
@@ -516,12 +551,21 @@ def run_one(
                     killed.append(pids[0])
             await asyncio.sleep(max(0.0, stop - time.perf_counter()))
             busy1, total1 = busy_cpu()
+            server1 = cpu_of([proc.pid, *workers_of(proc.pid)])
+            pg1, own1 = cpu_of(postgres_pids(cl)), own_cpu()
             acked1, t1 = sum(m.acked for m in markers), time.perf_counter()
             await asyncio.gather(*tasks)
             await asyncio.gather(*view_tasks)
-            return (acked1 - acked0) / (t1 - t0), (busy1 - busy0) / max(1e-9, total1 - total0)
+            wall = t1 - t0
+            return (
+                (acked1 - acked0) / wall,
+                (busy1 - busy0) / max(1e-9, total1 - total0),
+                cpu_between(server0, server1) / wall,
+                cpu_between(pg0, pg1) / wall,
+                (own1 - own0) / wall,
+            )
 
-        rate, busy = asyncio.run(run())
+        rate, busy, cpu_server, cpu_postgres, cpu_client = asyncio.run(run())
         restarted = bool(killed) and killed[0] not in workers_of(proc.pid)
         restarted = restarted and len(workers_of(proc.pid)) == workers
     finally:
@@ -561,6 +605,9 @@ def run_one(
         unknown=sum(m.unknown for m in markers),
         refused=[e for m in markers for e in m.errors],
         cpu_busy=busy,
+        cpu_server=cpu_server,
+        cpu_postgres=cpu_postgres,
+        cpu_client=cpu_client,
         load=load,
         restarted=restarted,
     )
@@ -587,7 +634,12 @@ def report(r: Result, args: argparse.Namespace) -> None:
     )
     extra = f"; the killed worker was replaced: {r.restarted}" if r.label.endswith("kill") else ""
     busy = f"{r.cpu_busy * 100:.0f} % of {os.cpu_count()} cores"
-    print(f"  machine CPU busy {busy}; load {r.load}{extra}")
+    per = (r.cpu_server + r.cpu_postgres) / r.strokes_per_s * 1000 if r.strokes_per_s else 0.0
+    print(
+        f"  CPU (% of a core): onered {r.cpu_server * 100:.0f}, PostgreSQL "
+        f"{r.cpu_postgres * 100:.0f} ({per:.1f} ms a stroke together), this client "
+        f"{r.cpu_client * 100:.0f}; machine busy {busy}; load {r.load}{extra}"
+    )
 
 
 def main(argv: list[str] | None = None) -> None:

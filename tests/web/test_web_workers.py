@@ -300,3 +300,48 @@ def test_a_worker_killed_leaves_the_game_to_the_other_and_is_replaced(served: Se
     assert view["state"]["score"] == [30, 0]  # ten reds potted, each once
     served.stop()
     assert _workers(parent) == []  # SIGTERM stopped them all
+
+
+#: A marker's changes for the catch-up property: taps of several kinds, an undo, a claim.
+CHANGES = (
+    ("mark", {"parts": ["pot_red"]}),
+    ("mark", {"parts": ["no_score"]}),
+    ("mark", {"parts": ["cannon", "pot_red"], "crossed_baulk": True}),
+    ("mark", {"parts": ["miss"]}),
+    ("undo", {}),
+    ("claim", {"fouls": ["push"]}),
+    ("choice", {"option": "as_they_lie"}),
+)
+
+
+def test_a_worker_one_change_behind_catches_up_without_replaying_the_game(
+    two: tuple[Api, Api], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A property: whatever changes (taps, undos, claims, choices) are made through one
+    worker, the other, reading after each, shows the same game, and judges only what
+    changed (the game is read whole from its lines once)."""
+    a, b = two
+    games_b = b.app.state.games
+    real = games_b._read
+    reads: list[str] = []
+
+    def counted(game_id: str, lines: Any) -> Any:
+        reads.append(game_id)
+        return real(game_id, lines)
+
+    monkeypatch.setattr(games_b, "_read", counted)
+
+    @settings(max_examples=20)
+    @given(plan=st.lists(st.sampled_from(CHANGES), min_size=1, max_size=12))
+    def check(plan: list[tuple[str, dict[str, Any]]]) -> None:
+        game, token = a.new_mark(target=100_000)
+        reads.clear()
+        assert b.game(game) == a.game(game)
+        for route, body in plan:
+            r = a.post(f"/api/games/{game}/{route}", json=body, token=token)
+            if r.status != 200:  # not legal here (nothing to undo, no foul to choose on)
+                continue
+            assert b.game(game) == a.game(game)
+        assert reads == [game]
+
+    check()

@@ -25,7 +25,8 @@ from fastapi import Depends, Header, Request
 from fastapi.concurrency import run_in_threadpool
 
 from onered.game.record import RecordError, dumps
-from onered.game.session import Ruled, Session
+from onered.game.session import Ruled, Session, SessionError
+from onered.protocol.json_fields import ProtocolError, loads_object
 from onered.web.errors import ApiError, not_found
 from onered.web.figures import Fold
 from onered.web.notify import Hub
@@ -34,8 +35,11 @@ from onered.web.view import chart_json, game_json, log_page_json, summary_json
 
 TOKEN_HEADER = "X-Game-Token"
 #: Sessions kept in memory (the most recently used games), and the most lines they may hold
-#: together (a long game takes its room: the least recently used are dropped first).
-CACHE_SIZE = 64
+#: together (a long game takes its room: the least recently used are dropped first). Room
+#: for every table of a federation's evening: with several workers each worker serves
+#: views of most games, and a game not kept is replayed from its first line (with 64, 200
+#: games marked at once made every view of a stroke a replay).
+CACHE_SIZE = 1024
 CACHE_LINES = 400_000
 #: Games whose secret's hash is kept once shown (a change's check then reads nothing).
 SECRETS_KEPT = 4096
@@ -190,9 +194,31 @@ class Games:
             if snap is None:
                 raise not_found(game_id)
             row, lines = snap
-            session = self._read(game_id, lines)
+            session = self._caught_up(game_id, row, lines) or self._read(game_id, lines)
             self.keep(game_id, row.revision, session)
             return row, session
+
+    def _caught_up(self, game_id: str, row: GameRow, lines: Sequence[str]) -> Session | None:
+        """The kept session of a game changed once since it was kept (by another process:
+        another worker's marker, say), brought up to ``row``: the lines from the change's
+        first (``row.changed_from``) undone and judged again, not the whole game replayed;
+        ``None`` when no session is kept one change behind (under :attr:`lock`)."""
+        hit = self._cache.get(game_id)
+        if hit is None or hit[0] != row.revision - 1:
+            return None
+        session = hit[1]
+        common = max(1, min(row.changed_from, len(session), len(lines)))
+        self._take(game_id)
+        if common < len(session):  # lines replaced: their figures are counted again
+            self._folds.pop(session, None)
+        try:
+            while len(session) > common:
+                session.undo()
+            for text in lines[common:]:
+                session.append(loads_object(text))
+        except (SessionError, ProtocolError):  # pragma: no cover - stored lines are judged
+            return None
+        return session
 
     def view(self, row: GameRow, game: Session, since: int) -> dict[str, Any]:
         with self.lock:
