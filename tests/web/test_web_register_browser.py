@@ -20,6 +20,7 @@ pytestmark = pytest.mark.browser
 browser = shared.browser
 
 ADMIN = "admin@club.example"
+ADMIN2 = "second.admin@club.example"
 PASSWORD = "correct horse battery"
 
 #: The words each language shows (checked on the page).
@@ -49,6 +50,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     secret.write_text(PASSWORD + "\n", encoding="utf-8")
     data = folder / "data"
     argv = ["account", "create", "--club", "Central club", "--admin", ADMIN, "--data", str(data)]
+    assert cli_main([*argv, "--password-file", str(secret)]) == 0
+    # a second admin for the account page's test: 5 sign-ins a minute per account
+    argv = ["account", "create", "--club", "Central club", "--admin", ADMIN2, "--data", str(data)]
     assert cli_main([*argv, "--password-file", str(secret)]) == 0
     s = Server(data)
     s.start()
@@ -118,3 +122,25 @@ def test_an_admin_signs_in_and_adds_a_player(
     # the player stays, for everyone to read
     found = httpx.get(f"{server.base}/api/register", params={"q": name}).json()
     assert [x["name"] for x in found["players"]] == [name]
+
+
+def test_an_admin_adds_a_marker_on_the_account_page(browser: Any, server: Server) -> None:
+    p = Page(browser, server.base, locale="en-GB")
+    try:
+        pg = p.open("/account")  # signed out: sent to sign in, and back here after
+        pg.wait_for_url("**/signin?next=/account")
+        pg.wait_for_selector("body[data-ready]")
+        pg.fill("#email", ADMIN2)
+        pg.fill("#password", PASSWORD)
+        pg.click("#signin")
+        pg.wait_for_url("**/account")
+        pg.wait_for_selector("#members tbody tr")
+        form = "#member-form"
+        pg.fill(f"{form} input[name=email]", "marker@club.example")
+        pg.fill(f"{form} input[name=password]", "a marker's password")
+        pg.click(f"{form} button[type=submit]")
+        pg.wait_for_selector('#members tr:has-text("marker@club.example")')
+        assert "marker" in p.text('#members tr:has-text("marker@club.example")')
+        p.screenshot("account-en")
+    finally:
+        p.close()
