@@ -203,5 +203,7 @@ def idle(player: Rating, periods: float, system: System = System()) -> Rating:
     if _finite(periods, "periods") < 0:
         raise RatingError(f"periods: expected 0 or more, got {periods!r}")
     phi = math.sqrt(player.phi**2 + periods * player.volatility**2)
-    deviation = min(SCALE * phi, max(system.max_deviation, player.deviation))
+    # never below the start (the scale's round trip may lose the last bit)
+    grown = max(player.deviation, SCALE * phi)
+    deviation = min(grown, max(system.max_deviation, player.deviation))
     return Rating(player.rating, deviation, player.volatility)

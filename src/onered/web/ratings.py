@@ -21,7 +21,7 @@ Writers take their turns on the one row of ``rating_lock``, on PostgreSQL as on 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -159,17 +159,14 @@ def _current(c: Conn, key: str, target: int) -> Standing:
     return _start(c, key) if row is None else _entry_of(row).standing
 
 
+def _values(s: Standing) -> tuple[object, ...]:
+    """A standing's columns of ``ratings`` after the name."""
+    r = s.rating
+    return (r.rating, r.deviation, r.volatility, s.matches, s.games, s.wins, s.last)
+
+
 def _save(c: Conn, key: str, target: int, name: str, s: Standing) -> None:
-    values = (
-        name,
-        s.rating.rating,
-        s.rating.deviation,
-        s.rating.volatility,
-        s.matches,
-        s.games,
-        s.wins,
-        s.last,
-    )
+    values = (name, *_values(s))
     done = c.execute(
         "UPDATE ratings SET name = ?, rating = ?, deviation = ?, volatility = ?, matches = ?,"
         " games = ?, wins = ?, last = ? WHERE player_key = ? AND target = ?",
@@ -182,37 +179,59 @@ def _save(c: Conn, key: str, target: int, name: str, s: Standing) -> None:
         )
 
 
-def _apply(c: Conn, m: FinishedMatch) -> None:
-    """Rate ``m`` on the ratings as they stand (its players', per its target and overall)."""
+_HISTORY_INSERT = (
+    "INSERT INTO rating_history (match_id, player_key, target, finished, opponent,"
+    " won, lost, rating_before, deviation_before, rating, deviation)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+#: A player at a target: his name key and the target (0: all).
+Slot = tuple[str, int]
+
+
+def _rate(
+    m: FinishedMatch, get: Callable[[str, int], Standing]
+) -> tuple[list[tuple[Slot, str, Standing]], list[tuple[object, ...]]]:
+    """What ``m`` does, from the standings ``get`` gives (its players', per its target and
+    overall): the new standings (slot, name, standing) and the history rows."""
     outcome = Outcome(m.games_won, m.winner, m.handicap, m.finished)
     if not outcome.rated:
-        return
+        return [], []
     keys = (name_key(m.players[0]), name_key(m.players[1]))
+    names = (" ".join(m.players[0].split()), " ".join(m.players[1].split()))
     won = outcome.results
+    standings: list[tuple[Slot, str, Standing]] = []
+    history: list[tuple[object, ...]] = []
     for target in (m.target, ALL_TARGETS):
-        a, b = _current(c, keys[0], target), _current(c, keys[1], target)
+        a, b = get(keys[0], target), get(keys[1], target)
         before = (a.at(m.finished, POLICY), b.at(m.finished, POLICY))
         after = play(a, b, outcome, POLICY)
         for i in (0, 1):
-            _save(c, keys[i], target, " ".join(m.players[i].split()), after[i])
-            c.execute(
-                "INSERT INTO rating_history (match_id, player_key, target, finished, opponent,"
-                " won, lost, rating_before, deviation_before, rating, deviation)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            standings.append(((keys[i], target), names[i], after[i]))
+            history.append(
                 (
                     m.match_id,
                     keys[i],
                     target,
                     m.finished,
-                    " ".join(m.players[1 - i].split()),
+                    names[1 - i],
                     won[i],
                     won[1 - i],
                     before[i].rating,
                     before[i].deviation,
                     after[i].rating.rating,
                     after[i].rating.deviation,
-                ),
+                )
             )
+    return standings, history
+
+
+def _apply(c: Conn, m: FinishedMatch) -> None:
+    """Rate ``m`` on the ratings as they stand in the database."""
+    standings, history = _rate(m, lambda key, target: _current(c, key, target))
+    for (key, target), name, standing in standings:
+        _save(c, key, target, name, standing)
+    if history:
+        c.executemany(_HISTORY_INSERT, history)
 
 
 def _insert(c: Conn, m: FinishedMatch) -> bool:
@@ -241,13 +260,39 @@ def _insert(c: Conn, m: FinishedMatch) -> bool:
 
 
 def _rebuild(c: Conn) -> int:
+    """Work every rating out again from the matches recorded, in the order they finished:
+    folded in memory, then written at once (a query per match would cost a round trip
+    each on PostgreSQL)."""
     c.execute("DELETE FROM rating_history")
     c.execute("DELETE FROM ratings")
     rows = c.execute(
         f"SELECT {_MATCH_COLUMNS} FROM rating_matches ORDER BY finished, match_id"
     ).fetchall()
+    starts = {
+        str(r[0]): Standing(Rating(float(r[1]), REGISTER_DEVIATION, DEFAULT_VOLATILITY))
+        for r in c.execute(
+            "SELECT name_key, rating FROM register_players WHERE rating IS NOT NULL"
+        ).fetchall()
+    }
+    table: dict[Slot, tuple[str, Standing]] = {}
+    history: list[tuple[object, ...]] = []
+
+    def get(key: str, target: int) -> Standing:
+        found = table.get((key, target))
+        return found[1] if found is not None else starts.get(key, Standing())
+
     for r in rows:
-        _apply(c, _finished_of(r))
+        standings, rows_of_match = _rate(_finished_of(r), get)
+        for slot, name, standing in standings:
+            table[slot] = (name, standing)
+        history += rows_of_match
+    if table:
+        c.executemany(
+            f"INSERT INTO ratings ({_RATING_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(key, target, name, *_values(s)) for (key, target), (name, s) in table.items()],
+        )
+    if history:
+        c.executemany(_HISTORY_INSERT, history)
     return len(rows)
 
 
