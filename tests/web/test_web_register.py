@@ -174,3 +174,21 @@ def test_a_stored_player_reads_back_equal(
         assert made in listed
     finally:
         register.remove(made.id)
+
+
+def test_a_name_entered_by_another_process_in_between_is_still_409(
+    database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The unique index is the last word: when the check before the insert saw nothing (a
+    writer of another process got in between, on PostgreSQL), the refusal is the same."""
+    register = Register(database, lambda: 1.0)
+    register.add(P1, None)
+    monkeypatch.setattr(Register, "_taken", staticmethod(lambda *a, **k: None))
+    with pytest.raises(AccountError) as caught:
+        register.add(P1.upper(), None)
+    assert (caught.value.status, caught.value.code) == (409, "player_taken")
+    other = register.add(P2, None)
+    with pytest.raises(AccountError) as caught:
+        register.edit(other.id, {"name": P1})
+    assert caught.value.code == "player_taken"
+    assert register.get(other.id).name == P2

@@ -37,7 +37,7 @@ from fastapi import Depends, FastAPI, Request
 from fastapi.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from onered.web.db import Database
+from onered.web.db import ConstraintError, Database
 from onered.web.errors import ApiError
 from onered.web.limits import RateLimiter, client_of
 
@@ -168,6 +168,16 @@ def csrf_refused() -> AccountError:
     )
 
 
+def club_taken(name: str) -> AccountError:
+    return AccountError(409, f"club {name!r} exists already", "club_taken", {"name": name})
+
+
+def email_taken(email: str) -> AccountError:
+    return AccountError(
+        409, f"{email}: an account with this e-mail exists", "email_taken", {"email": email}
+    )
+
+
 def no_club(club_id: str) -> AccountError:
     return AccountError(404, f"club {club_id!r}: no such club", "no_club", {"id": club_id})
 
@@ -290,13 +300,14 @@ class Accounts:
         club = Club(new_id(), text, self.clock())
         with self.db.write() as c:
             if c.execute("SELECT 1 FROM clubs WHERE name_key = ?", (key,)).fetchone():
-                raise AccountError(
-                    409, f"club {text!r} exists already", "club_taken", {"name": text}
+                raise club_taken(text)
+            try:
+                c.execute(
+                    "INSERT INTO clubs (id, name, name_key, created) VALUES (?, ?, ?, ?)",
+                    (club.id, club.name, key, club.created),
                 )
-            c.execute(
-                "INSERT INTO clubs (id, name, name_key, created) VALUES (?, ?, ?, ?)",
-                (club.id, club.name, key, club.created),
-            )
+            except ConstraintError as exc:  # made by another process in between
+                raise club_taken(text) from exc
         return club
 
     def clubs(self) -> list[Club]:
@@ -360,17 +371,15 @@ class Accounts:
             ):
                 raise no_club(club_id)
             if c.execute("SELECT 1 FROM accounts WHERE email_key = ?", (key,)).fetchone():
-                raise AccountError(
-                    409,
-                    f"{text}: an account with this e-mail exists",
-                    "email_taken",
-                    {"email": text},
+                raise email_taken(text)
+            try:
+                c.execute(
+                    "INSERT INTO accounts (id, email, email_key, password_hash, role, club_id,"
+                    " created) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (account.id, text, key, hashed, role.value, club_id, account.created),
                 )
-            c.execute(
-                "INSERT INTO accounts (id, email, email_key, password_hash, role, club_id,"
-                " created) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (account.id, text, key, hashed, role.value, club_id, account.created),
-            )
+            except ConstraintError as exc:  # made by another process in between
+                raise email_taken(text) from exc
         return account
 
     def account(self, account_id: str) -> Account:

@@ -33,7 +33,7 @@ from starlette.concurrency import run_in_threadpool
 
 from onered.game import validate
 from onered.web.accounts import AccountError, Role, accounts_of, new_id, require
-from onered.web.db import Conn, Database
+from onered.web.db import Conn, ConstraintError, Database
 from onered.web.models import Body
 from onered.web.pages import page
 
@@ -91,6 +91,12 @@ def check_rating(raw: object) -> float | None:
     return float(raw)
 
 
+def player_taken(name: str) -> AccountError:
+    return AccountError(
+        409, f"{name}: a player of this name is in the register", "player_taken", {"name": name}
+    )
+
+
 def no_player(player_id: str) -> AccountError:
     return AccountError(
         404, f"player {player_id!r}: not in the register", "not_registered", {"id": player_id}
@@ -124,12 +130,7 @@ class Register:
             "SELECT id FROM register_players WHERE name_key = ? AND id <> ?", (key, other_than)
         ).fetchone()
         if r is not None:
-            raise AccountError(
-                409,
-                f"{name}: a player of this name is in the register",
-                "player_taken",
-                {"name": name},
-            )
+            raise player_taken(name)
 
     @staticmethod
     def _club_exists(c: Conn, club_id: str | None) -> None:
@@ -146,11 +147,14 @@ class Register:
         with self.db.write() as c:
             self._club_exists(c, club_id)
             self._taken(c, name_key(clean), clean)
-            c.execute(
-                "INSERT INTO register_players (id, name, name_key, club_id, rating, created)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (player.id, clean, name_key(clean), club_id, player.rating, player.created),
-            )
+            try:
+                c.execute(
+                    "INSERT INTO register_players (id, name, name_key, club_id, rating, created)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    (player.id, clean, name_key(clean), club_id, player.rating, player.created),
+                )
+            except ConstraintError as exc:  # entered by another process in between
+                raise player_taken(clean) from exc
         return player
 
     def get(self, player_id: str) -> Player:
@@ -207,11 +211,14 @@ class Register:
         with self.db.write() as c:
             self._club_exists(c, club_id)
             self._taken(c, name_key(name), name, other_than=old.id)
-            n = c.execute(
-                "UPDATE register_players SET name = ?, name_key = ?, club_id = ?, rating = ?"
-                " WHERE id = ?",
-                (name, name_key(name), club_id, rating, old.id),
-            ).rowcount
+            try:
+                n = c.execute(
+                    "UPDATE register_players SET name = ?, name_key = ?, club_id = ?, rating = ?"
+                    " WHERE id = ?",
+                    (name, name_key(name), club_id, rating, old.id),
+                ).rowcount
+            except ConstraintError as exc:  # the name entered by another process in between
+                raise player_taken(name) from exc
             if n == 0:
                 raise no_player(player_id)
         return new
