@@ -29,8 +29,8 @@ function sheet(f) {
       el("tbody", {}, ...games),
       el("tfoot", {}, el("tr", {}, el("th", { text: t("tournament.sheet.games") }), el("td", { class: "box" }), el("td", { class: "box" }), el("td", {})))),
     el("div", { class: "signatures" },
-      ...["tournament.sheet.winner", "tournament.sheet.referee", "tournament.sheet.player_a", "tournament.sheet.player_b"]
-        .map((k) => el("div", { class: "sign" }, el("span", { class: "line" }), el("span", { class: "small", text: t(k) })))));
+      ...[t("tournament.sheet.winner"), t("tournament.sheet.referee"), t("tournament.sheet.player_a"), t("tournament.sheet.player_b")]
+        .map((label) => el("div", { class: "sign" }, el("span", { class: "line" }), el("span", { class: "small", text: label })))));
 }
 
 function render() {
