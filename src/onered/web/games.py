@@ -184,41 +184,51 @@ class Games:
 
     def replay(self, game_id: str) -> tuple[GameRow, Session]:
         """The game's row and current session (from the cache when it holds the row's
-        revision). The session is shared: read it, change it only through :meth:`change`."""
+        revision, or one change behind: :meth:`_caught_up`). The session is shared: read
+        it, change it only through :meth:`change`."""
         with self.lock:
             row = self.row(game_id)
             found = self._cached(game_id, row.revision)
             if found is not None:
                 return row, found
+            caught = self._caught_up(game_id, row)
+            if caught is not None:
+                return caught
             snap = self.store.snapshot(game_id)
             if snap is None:
                 raise not_found(game_id)
             row, lines = snap
-            session = self._caught_up(game_id, row, lines) or self._read(game_id, lines)
+            session = self._read(game_id, lines)
             self.keep(game_id, row.revision, session)
             return row, session
 
-    def _caught_up(self, game_id: str, row: GameRow, lines: Sequence[str]) -> Session | None:
+    def _caught_up(self, game_id: str, row: GameRow) -> tuple[GameRow, Session] | None:
         """The kept session of a game changed once since it was kept (by another process:
-        another worker's marker, say), brought up to ``row``: the lines from the change's
-        first (``row.changed_from``) undone and judged again, not the whole game replayed;
-        ``None`` when no session is kept one change behind (under :attr:`lock`)."""
+        another worker's marker, say), brought up to ``row``: only the lines from the
+        change's first (``row.changed_from``) are read, undone and judged again, not the
+        whole game; ``None`` when no session is kept one change behind, or the game changed
+        again meanwhile (under :attr:`lock`)."""
         hit = self._cache.get(game_id)
         if hit is None or hit[0] != row.revision - 1:
             return None
         session = hit[1]
-        common = max(1, min(row.changed_from, len(session), len(lines)))
+        common = max(1, min(row.changed_from, len(session)))
+        snap = self.store.snapshot(game_id, since=common)
+        if snap is None or snap[0].revision != row.revision:
+            return None
+        row, tail = snap
         self._take(game_id)
         if common < len(session):  # lines replaced: their figures are counted again
             self._folds.pop(session, None)
         try:
             while len(session) > common:
                 session.undo()
-            for text in lines[common:]:
+            for text in tail:
                 session.append(loads_object(text))
         except (SessionError, ProtocolError):  # pragma: no cover - stored lines are judged
             return None
-        return session
+        self.keep(game_id, row.revision, session)
+        return row, session
 
     def view(self, row: GameRow, game: Session, since: int) -> dict[str, Any]:
         with self.lock:

@@ -610,11 +610,13 @@ class Store:
 
         return write
 
-    def snapshot(self, game_id: str) -> tuple[GameRow, list[str]] | None:
-        """A game's row and lines read together (one read transaction), or ``None``."""
+    def snapshot(self, game_id: str, since: int = 0) -> tuple[GameRow, list[str]] | None:
+        """A game's row and lines read together (one read transaction), or ``None``;
+        ``since``: only the lines from that one on (what a kept session lacks)."""
         with self.db.snapshot() as conn:
             r = conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
             rows = conn.execute(
-                "SELECT body FROM lines WHERE game_id = ? ORDER BY seq", (game_id,)
+                "SELECT body FROM lines WHERE game_id = ? AND seq >= ? ORDER BY seq",
+                (game_id, since),
             ).fetchall()
         return None if r is None else (_row(r), [x[0] for x in rows])
