@@ -513,16 +513,8 @@ _LOCK = threading.Lock()
 
 
 def database_of(app: FastAPI) -> Database:
-    """The app's database: ``app.state.db`` when the app has one, else the data folder's
-    embedded one (made once and kept in ``app.state.db``), migrated."""
-    db = getattr(app.state, "db", None)
-    if db is None:
-        with _LOCK:
-            db = getattr(app.state, "db", None)
-            if db is None:
-                db = Database.in_folder(app.state.store.data_dir)
-                db.migrate()
-                app.state.db = db
+    """The app's one database (``app.state.db``, made and migrated by ``create_app``)."""
+    db: Database = app.state.db
     return db
 
 
@@ -530,12 +522,10 @@ def accounts_of(app: FastAPI) -> Accounts:
     """The app's :class:`Accounts` (``app.state.accounts``, made on first use)."""
     found = getattr(app.state, "accounts", None)
     if found is None:
-        db = database_of(app)
         with _LOCK:
             found = getattr(app.state, "accounts", None)
             if found is None:
-                db.migrate()  # idempotent: the accounts' tables exist before their first use
-                found = Accounts(db)
+                found = Accounts(database_of(app))
                 app.state.accounts = found
     return found
 
