@@ -14,6 +14,8 @@ from typing import Any
 import httpx
 import pytest
 from argon2 import PasswordHasher, Type, extract_parameters
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from onered.cli import main as cli_main
 from onered.web.accounts import (
@@ -432,3 +434,38 @@ class _Stdin:
 
     def readline(self) -> str:
         return self.lines.pop(0) if self.lines else ""
+
+
+# --- the CSRF check as a seam ---------------------------------------------------------------
+
+
+def _request(method: str, header: str | None, field: str | None = None) -> Any:
+    from starlette.requests import Request
+
+    headers = [] if header is None else [(b"x-csrf-token", header.encode("latin-1"))]
+    state = {} if field is None else {"csrf_token": field}
+    return Request({"type": "http", "method": method, "headers": headers, "state": state})
+
+
+@settings(max_examples=200)
+@given(
+    token=st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=255), max_size=80),
+    method=st.sampled_from(["POST", "PUT", "PATCH", "DELETE"]),
+    in_form=st.booleans(),
+)
+def test_only_the_sessions_own_token_passes(token: str, method: str, in_form: bool) -> None:
+    """Property: a change passes the check with the session's token (header or form field)
+    and with nothing else; a read needs none."""
+    from onered.web.accounts import Account, AccountError, Session, check_csrf, csrf_token
+
+    real = csrf_token("the session's token")
+    session = Session(Account("a", ADMIN, Role.MARKER, "c", 0.0), real, 1e12)
+    sent = _request(method, None if in_form else token, token if in_form else None)
+    if token == real:
+        check_csrf(sent, session)
+    else:
+        with pytest.raises(AccountError) as caught:
+            check_csrf(sent, session)
+        assert caught.value.code == "csrf"
+    check_csrf(_request("GET", None), session)
+    check_csrf(_request(method, None if in_form else real, real if in_form else None), session)
