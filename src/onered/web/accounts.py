@@ -334,19 +334,20 @@ class Accounts:
         return None if r is None else Club(str(r["id"]), str(r["name"]), float(r["created"]))
 
     def remove_club(self, club_id: str) -> None:
-        """Delete a club that has no accounts and no players in the register (409
-        ``club_in_use`` otherwise)."""
+        """Delete a club that has no accounts, no players in the register and nothing else
+        naming it (a tournament): 409 ``club_in_use`` otherwise."""
+        in_use = AccountError(
+            409, f"club {club_id!r} still has accounts or players", "club_in_use", {"id": club_id}
+        )
         with self.db.write() as c:
             for table in ("accounts", "register_players"):
                 if c.execute(f"SELECT 1 FROM {table} WHERE club_id = ?", (club_id,)).fetchone():
-                    raise AccountError(
-                        409,
-                        f"club {club_id!r} still has accounts or players",
-                        "club_in_use",
-                        {"id": club_id},
-                    )
-            if c.execute("DELETE FROM clubs WHERE id = ?", (club_id,)).rowcount == 0:
-                raise no_club(club_id)
+                    raise in_use
+            try:
+                if c.execute("DELETE FROM clubs WHERE id = ?", (club_id,)).rowcount == 0:
+                    raise no_club(club_id)
+            except ConstraintError as exc:  # another table's row names the club
+                raise in_use from exc
 
     # --- accounts -----------------------------------------------------------------------
 
