@@ -20,7 +20,7 @@ from onered.game.marking import Mark, Part
 from onered.game.session import Session
 from onered.rules import Match
 from onered.web.commits import GroupCommit
-from onered.web.db import Conn, Database, ddl, statements
+from onered.web.db import Conn, ConstraintError, Database, ddl, statements
 from onered.web.games import Games
 from onered.web.store import ConflictError, Mode, Store, StoreError
 from onered.web.view import summary_json
@@ -122,6 +122,14 @@ def test_a_failing_write_loses_only_itself(database: Database) -> None:
     assert [o for k, o in enumerate(outcomes) if k != 3] == [0] * 7
     assert db.items() == {(k, 0) for k in range(8) if k != 3}  # its own insert undone
     assert db.commits.groups == 2
+
+
+def test_a_write_whose_statement_fails_loses_only_itself(database: Database) -> None:
+    """A statement's own error (here a duplicate key) is its write's, not the group's."""
+    writes = [insert(k, 0) for k in range(4)] + [insert(2, 0), insert(4, 0)]
+    outcomes = run_queued_behind(Db(database), writes)
+    assert isinstance(outcomes[4], ConstraintError)
+    assert [o for k, o in enumerate(outcomes) if k != 4] == [0] * 5
 
 
 def test_a_group_that_cannot_be_committed_fails_every_write_of_it(database: Database) -> None:

@@ -262,10 +262,10 @@ class Edit:
             # the key's unique constraint: one change per key, whichever process wrote it
             kept = conn.execute(
                 "INSERT INTO idempotency (game_id, key, fingerprint, status, body, created)"
-                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, key) DO NOTHING",
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, key) DO NOTHING RETURNING 1",
                 (self.game_id, claim.key, claim.fingerprint, ENTERED, b"", time.time()),
-            ).rowcount
-            if kept != 1:
+            ).fetchone()
+            if kept is None:
                 raise ConflictError(self._prepared, self.count)
         # the row as changed, read in the group (after it, it would wait for the next group)
         self.row = _row(changed)
