@@ -469,3 +469,13 @@ def test_only_the_sessions_own_token_passes(token: str, method: str, in_form: bo
         assert caught.value.code == "csrf"
     check_csrf(_request("GET", None), session)
     check_csrf(_request(method, None if in_form else real, real if in_form else None), session)
+
+
+def test_the_cli_says_when_the_web_extra_is_missing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from onered.cli import account
+
+    monkeypatch.setattr(account, "NEEDS", ("onered_no_such_package",))
+    assert cli_main(["account", "list", "--data", str(tmp_path / "data")]) == 2
+    assert "pip install 'onered[web]'" in capsys.readouterr().err

@@ -266,6 +266,7 @@ def test_a_two_device_game_played_by_two_browser_contexts(browser: Any, server: 
     pa = ann.open(f"/play/{game}#token={made['token']}")
     pa.click('#invite-buttons [data-seat="0"]')
     pa.wait_for_selector("#invite-share:not([hidden])")
+    pa.wait_for_selector("#invite-qr svg")  # the other seat's link as a QR code
     link = pa.input_value("#invite-link")
     assert "#seat=" in link
     pa.wait_for_selector('body[data-seat="0"]')  # drawn once the club's state is read again

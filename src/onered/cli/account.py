@@ -113,8 +113,22 @@ def _database(args: argparse.Namespace) -> Database:
     return db
 
 
+#: The packages of the ``web`` extra this command needs.
+NEEDS = ("fastapi", "argon2")
+
+
 def run(args: argparse.Namespace) -> int:
-    """Run ``onered account``."""
+    """Run ``onered account``; 2 when the ``web`` extra is missing (one line, no traceback)."""
+    import importlib.util
+
+    missing = [name for name in NEEDS if importlib.util.find_spec(name) is None]
+    if missing:
+        print(
+            f"onered account: accounts need the 'web' extra ({', '.join(missing)} not "
+            "installed); install it with:  pip install 'onered[web]'",
+            file=sys.stderr,
+        )
+        return 2
     from onered.web.accounts import AccountError, Accounts
 
     db = _database(args)

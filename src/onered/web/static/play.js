@@ -703,12 +703,26 @@ async function makeSeats(player) {
     $("invite-link").value = `${location.origin}${made.url}`;
     $("invite-hint").textContent = t("play.invite_hint", { me: who(view.match.players[seat]) });
     $("invite-share").hidden = false;
+    showSeatQr(made.url);
     outbox.token = actor();
     await refreshClub();
   } catch (e) {
     showError(errorBox, e);
   }
   render();
+}
+
+/** The other seat's link as a QR code, for the other player's phone (drawn by the server:
+ * POST, as the link carries the seat's secret; onered.web.qr). */
+async function showSeatQr(path) {
+  try {
+    const r = await fetch("/api/qr", {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ path }),
+    });
+    if (r.ok) $("invite-qr").innerHTML = await r.text();
+  } catch {
+    // the link itself is shown: the code is a convenience
+  }
 }
 
 async function refreshClub() {
