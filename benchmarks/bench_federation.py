@@ -48,7 +48,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -177,12 +177,21 @@ class Marker:
     sent: dict[int, float] = field(default_factory=dict)
 
 
-def make_games(url: str, n: int) -> list[Marker]:
-    """``n`` marked games to 100,000 points in the database at ``url`` (migrated first)."""
+def _store(url: str) -> tuple[Store, Callable[[], None]]:
+    """The store of a PostgreSQL ``url`` (migrated) or of a data folder, and its closing."""
+    if not url.startswith("postgresql://"):
+        folder = Store(Path(url))
+        return folder, folder.close
     db = Database(url)
+    db.migrate()
+    return Store(db), db.close
+
+
+def make_games(url: str, n: int) -> list[Marker]:
+    """``n`` marked games to 100,000 points in the database at ``url`` (a PostgreSQL URL,
+    migrated first, or a data folder)."""
+    store, close = _store(url)
     try:
-        db.migrate()
-        store = Store(db)
         out = []
         for _ in range(n):
             session = Session.new(
@@ -197,39 +206,31 @@ def make_games(url: str, n: int) -> list[Marker]:
             out.append(Marker(game_id, token, len(session), len(session)))
         return out
     finally:
-        db.close()
+        close()
 
 
 def stored_lines(url: str, markers: list[Marker]) -> dict[str, int]:
     """Each game's number of stored lines."""
-    db = Database(url)
+    store, close = _store(url)
     try:
-        store = Store(db)
         return {m.game_id: len(store.lines(m.game_id)) for m in markers}
     finally:
-        db.close()
+        close()
 
 
 def start_server(
     url: str, port: int, workers: int, data: Path, log: Path
 ) -> subprocess.Popen[bytes]:
-    """``onered serve --database url --workers N`` on 127.0.0.1:``port``, once it answers."""
+    """``onered serve --database url --workers N`` on 127.0.0.1:``port``, once it answers
+    (``url`` a data folder: ``--data`` it; ``--workers`` only when more than one, so an
+    onered from before it can be measured)."""
+    flags = ["--database", url] if url.startswith("postgresql://") else []
+    flags += ["--workers", str(workers)] if workers > 1 else []
+    data = data if flags[:1] == ["--database"] else Path(url)
+    argv = [sys.executable, "-m", "onered", "serve", "--port", str(port), "--data", str(data)]
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "onered",
-                "serve",
-                "--port",
-                str(port),
-                "--data",
-                str(data),
-                "--database",
-                url,
-                "--workers",
-                str(workers),
-            ],
+            [*argv, *flags],
             stdout=out,
             stderr=subprocess.STDOUT,
         )
@@ -506,11 +507,17 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def run_one(
-    cl: Cluster, label: str, workers: int, args: argparse.Namespace, kill: bool, tmp: Path
+    cl: Cluster | None,
+    label: str,
+    workers: int,
+    args: argparse.Namespace,
+    kill: bool,
+    tmp: Path,
 ) -> Result:
-    """One server on a fresh database: markers and viewers for the warm-up and
-    ``--seconds``; with ``kill``, one worker is killed with SIGKILL half-way."""
-    url = cl.new_database()
+    """One server on a fresh database (``cl``'s, or a data folder's SQLite file): markers
+    and viewers for the warm-up and ``--seconds``; with ``kill``, one worker is killed
+    with SIGKILL half-way."""
+    url = cl.new_database() if cl is not None else str(tmp / f"sqlite-{label}")
     markers = make_games(url, args.markers)
     port = free_port()
     log = tmp / f"server-{label}.log"
@@ -541,7 +548,7 @@ def run_one(
             await asyncio.sleep(max(0.0, start - time.perf_counter()))
             busy0, total0 = busy_cpu()
             server0 = cpu_of([proc.pid, *workers_of(proc.pid)])
-            pg0, own0 = cpu_of(postgres_pids(cl)), own_cpu()
+            pg0, own0 = cpu_of(postgres_pids(cl) if cl else []), own_cpu()
             acked0, t0 = sum(m.acked for m in markers), time.perf_counter()
             if kill:
                 await asyncio.sleep(args.seconds / 2)
@@ -552,7 +559,7 @@ def run_one(
             await asyncio.sleep(max(0.0, stop - time.perf_counter()))
             busy1, total1 = busy_cpu()
             server1 = cpu_of([proc.pid, *workers_of(proc.pid)])
-            pg1, own1 = cpu_of(postgres_pids(cl)), own_cpu()
+            pg1, own1 = cpu_of(postgres_pids(cl) if cl else []), own_cpu()
             acked1, t1 = sum(m.acked for m in markers), time.perf_counter()
             await asyncio.gather(*tasks)
             await asyncio.gather(*view_tasks)
@@ -649,11 +656,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--viewers", type=int, default=500, help="live viewers")
     parser.add_argument("--rate", type=float, default=1.0, help="taps a second per marker")
     parser.add_argument("--seconds", type=float, default=20.0, help="seconds measured")
-    parser.add_argument("--warmup", type=float, default=3.0, help="seconds before measuring")
+    parser.add_argument(
+        "--warmup", type=float, default=10.0, help="seconds before measuring (default 10)"
+    )
     parser.add_argument(
         "--compare", type=int, default=1, help="workers of the comparison run (0: none)"
     )
     parser.add_argument("--no-kill", action="store_true", help="no run with a worker killed")
+    parser.add_argument(
+        "--sqlite",
+        action="store_true",
+        help="the data folder's SQLite file instead of PostgreSQL (also: an onered from before)",
+    )
     args = parser.parse_args(argv)
     if args.markers < 1 or args.viewers < 0 or args.rate <= 0 or args.seconds <= 0:
         parser.error("--markers at least 1, --viewers not negative, --rate, --seconds positive")
@@ -663,7 +677,8 @@ def main(argv: list[str] | None = None) -> None:
     print(f"uptime: {subprocess.run(['uptime'], capture_output=True, text=True).stdout.strip()}")
     results = []
     failed = False
-    with tempfile.TemporaryDirectory(prefix="onered-fed-") as tmp, cluster() as cl:
+    made = contextlib.nullcontext(None) if args.sqlite else cluster()
+    with tempfile.TemporaryDirectory(prefix="onered-fed-") as tmp, made as cl:
         plan = [(f"{args.workers}w", args.workers, False)]
         if not args.no_kill:
             plan.append((f"{args.workers}w-kill", args.workers, True))
