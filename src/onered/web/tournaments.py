@@ -174,8 +174,7 @@ def result_of(state: Tournament, fixture: str, finished: FinishedMatch) -> Resul
     a_name, b_name = names.get(str(f.a)), names.get(str(f.b))
     if {a_name, b_name} != set(finished.players):
         raise TournamentError(
-            f"fixture {fixture}: the match's players {list(finished.players)} are not "
-            f"its entrants",
+            f"fixture {fixture}: the match's players {list(finished.players)} are not its entrants",
             code="match_players",
             params={"fixture": fixture},
         )
