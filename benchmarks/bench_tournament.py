@@ -16,8 +16,13 @@ the app runs here behind an ASGI wrapper that times each request (one at a time,
 process's CPU during a request is the app's) and sums them.
 
     python benchmarks/bench_tournament.py [--players 64] [--best-of 3] [--target 100]
-        [--tables 8] [--format knockout] [--seed 1] [--database postgresql://…]
-        [--in-process]
+        [--tables 8] [--format knockout] [--seed 1] [--workers 1]
+        [--database postgresql://… | --postgres] [--in-process]
+
+``--postgres`` starts a PostgreSQL cluster in a temporary folder for the run (Debian's
+``postgresql``, as ``bench_federation``) and reports its CPU too; ``--workers N`` serves with
+N worker processes (their CPU summed), the results then coming in from whichever worker
+stored a match's deciding stroke.
 
 Reported: matches, strokes and requests; the server's CPU seconds (total and a stroke); the
 whole run's wall time; the machine's load (``uptime``) before and after.
@@ -27,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import random
 import subprocess
@@ -36,7 +42,17 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from bench_server import cpu_seconds, free_port, start_server
+from bench_federation import (
+    Cluster,
+    cluster,
+    cpu_between,
+    cpu_of,
+    postgres_pids,
+    start_server,
+    stop_server,
+    workers_of,
+)
+from bench_server import free_port
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from onered.web.app import create_app
@@ -192,22 +208,34 @@ def uptime() -> str:
 
 
 async def served(args: argparse.Namespace, folder: Path) -> None:
-    """The run against ``onered serve`` in its own process: the server's CPU from /proc."""
-    port = free_port()
-    server = start_server(folder / "data", port, database=args.database)
-    try:
+    """The run against ``onered serve`` (``--workers``) in processes of its own: the server's
+    CPU from /proc (its processes'), and PostgreSQL's beside it when it serves from one."""
+    with contextlib.ExitStack() as stack:
+        url = args.database
+        pg: Cluster | None = None
+        if args.postgres:
+            pg = stack.enter_context(cluster())
+            url = pg.new_database()
+        port = free_port()
+        server = start_server(
+            url or str(folder / "data"), port, args.workers, folder / "data", folder / "log"
+        )
+        stack.callback(stop_server, server)
+        pids = [server.pid, *workers_of(server.pid)]
+        db_pids = postgres_pids(pg) if pg is not None else []
         base = f"http://127.0.0.1:{port}"
         limits = httpx.Limits(max_connections=args.tables + 2)
         async with httpx.AsyncClient(base_url=base, limits=limits, timeout=60.0) as client:
             load_before = uptime()
-            cpu0, started = cpu_seconds(server.pid), time.perf_counter()
+            cpu0, db0, started = cpu_of(pids), cpu_of(db_pids), time.perf_counter()
             run = Run(client, random.Random(args.seed), args.tables)
             done = await run.tournament(args)
-            whole, cpu = time.perf_counter() - started, cpu_seconds(server.pid) - cpu0
-        report(args, run, done, cpu, whole, load_before, "the server process's CPU (/proc)")
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
+            whole = time.perf_counter() - started
+            cpu, db_cpu = cpu_between(cpu0, cpu_of(pids)), cpu_between(db0, cpu_of(db_pids))
+        what = f"onered serve's {len(pids)} process(es), CPU from /proc"
+        report(args, run, done, cpu, whole, load_before, what)
+        if pg is not None:
+            print(f"PostgreSQL's own CPU meanwhile: {db_cpu:.1f} s")
 
 
 async def in_process(args: argparse.Namespace, folder: Path) -> None:
@@ -276,6 +304,12 @@ def main() -> None:
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--database", default=None, help="postgresql://… (default: SQLite)")
+    parser.add_argument(
+        "--postgres",
+        action="store_true",
+        help="serve from a PostgreSQL cluster started in a temporary folder for the run",
+    )
+    parser.add_argument("--workers", type=int, default=1, help="onered serve --workers N")
     parser.add_argument(
         "--in-process",
         action="store_true",
