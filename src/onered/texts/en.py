@@ -929,6 +929,8 @@ WORDS: dict[str, str] = {
     "error.player_taken": "{name} is in the register already.",
     "error.not_registered": "This player is not in the register.",
     "error.bad_rating": "A rating is a number from {min} to {max}.",
+    "error.account": "The request about accounts is refused: {detail}",
+    "error.passwords_differ": "The two passwords differ.",
 }
 
 #: The balls' names; English declines nothing, so the one form serves every case.

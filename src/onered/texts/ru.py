@@ -942,6 +942,8 @@ WORDS: dict[str, str] = {
     "error.player_taken": "Игрок {name} уже есть в реестре.",
     "error.not_registered": "Этого игрока нет в реестре.",
     "error.bad_rating": "Рейтинг — число от {min} до {max}.",
+    "error.account": "Запрос об учётных записях отклонён: {detail}",
+    "error.passwords_differ": "Пароли не совпадают.",
 }
 
 #: The balls' names (colour adjectives, masculine as «шар» is) in the six cases:
