@@ -479,3 +479,15 @@ def test_the_cli_says_when_the_web_extra_is_missing(
     monkeypatch.setattr(account, "NEEDS", ("onered_no_such_package",))
     assert cli_main(["account", "list", "--data", str(tmp_path / "data")]) == 2
     assert "pip install 'onered[web]'" in capsys.readouterr().err
+
+
+def test_on_a_terminal_the_password_is_asked_twice(monkeypatch: pytest.MonkeyPatch) -> None:
+    from onered.cli.account import read_password
+    from onered.web.accounts import AccountError
+
+    answers = iter([PASSWORD, PASSWORD, PASSWORD, "another one"])
+    monkeypatch.setattr("getpass.getpass", lambda prompt: next(answers))
+    assert read_password(None, prompt=True) == PASSWORD
+    with pytest.raises(AccountError) as caught:
+        read_password(None, prompt=True)
+    assert caught.value.code == "passwords_differ"
