@@ -14,11 +14,14 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_web_accounts import MARKER, Club, club, signed_in
 
 from onered.web.app import create_app
 from onered.web.limits import Limits
 from onered.web.match_results import reconcile, settle, tournaments_of
 from web_support import Api
+
+__all__ = ["club"]  # the accounts' fixture, used here
 
 NAMES = ["Иванов", "Petrov", "Sidorov", "Kozlov", "Smirnov", "Popov", "Volkov", "Orlov"]
 
@@ -351,3 +354,28 @@ def test_the_pages_are_served(api: Api, lang: str) -> None:
         assert r.status == 200
         assert "tournament" in r.text
     assert api.get("/tournaments/nope/print").status == 404
+
+
+# --- a club's tournament, run by its admin signed in -------------------------------------------
+
+
+def test_a_club_admin_signed_in_runs_the_clubs_tournament_without_its_secret(
+    club: Club,
+) -> None:
+    admin = signed_in(club)
+    r = admin.request("POST", "/api/tournaments", json={"name": "Club cup"})
+    assert r.status == 201, r.text
+    tid = r.body["id"]
+    assert r.body["tournament"]["club_id"] == club.club_id
+    players = {"players": [{"name": "Ivanov"}, {"name": "Petrov"}]}
+    r = admin.request("POST", f"/api/tournaments/{tid}/players", json=players)
+    assert r.status == 200, r.text
+    r = admin.request("POST", f"/api/tournaments/{tid}/draw", json={}, csrf=False)
+    assert (r.status, r.body["code"]) == (403, "csrf")
+    marker = signed_in(club, MARKER)
+    r = marker.request("POST", f"/api/tournaments/{tid}/draw", json={})
+    assert (r.status, r.body["code"]) == (403, "forbidden")
+    assert club.api.post(f"/api/tournaments/{tid}/draw", json={}).status == 401
+    assert admin.request("POST", f"/api/tournaments/{tid}/draw", json={}).status == 200
+    r = club.api.post("/api/tournaments", json={"name": "X", "club": club.club_id})
+    assert r.status == 401  # a club's tournament is made by its admin, signed in
