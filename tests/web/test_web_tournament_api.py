@@ -379,3 +379,17 @@ def test_a_club_admin_signed_in_runs_the_clubs_tournament_without_its_secret(
     assert admin.request("POST", f"/api/tournaments/{tid}/draw", json={}).status == 200
     r = club.api.post("/api/tournaments", json={"name": "X", "club": club.club_id})
     assert r.status == 401  # a club's tournament is made by its admin, signed in
+
+
+def test_undoing_a_marked_matchs_result_lets_the_match_go(api: Api) -> None:
+    """The organiser's undo of a result a marked match entered: the fixture is ready again
+    (a new match, or a result by hand), the old match no longer entering it when read."""
+    tid, token = make(api, 2)
+    play_match(api, tid, token, "K-R1-1")
+    r = api.post(f"/api/tournaments/{tid}/fixtures/K-R1-1/undo", json={}, token=token)
+    assert r.status == 200, r.text
+    f = fixture(view(api, tid), "K-R1-1")
+    assert (f["state"], f["match"], f["result"]) == ("ready", None, None)
+    play_match(api, tid, token, "K-R1-1", first_wins=False)
+    t = view(api, tid)
+    assert t["winner"] == fixture(t, "K-R1-1")["b"]

@@ -399,16 +399,19 @@ class Tournaments:
 
     def undo(self, tournament_id: str, revision: int | None, fixture: str) -> TournamentRow:
         """Take a fixture's result out (the organiser's correction), while the tournament
-        has not moved past it: refused too when a fixture it changes has a match started."""
+        has not moved past it: refused too when a fixture it changes has a match started.
+        The fixture's match, if it had one, is let go (it stays in the records, and in the
+        ratings): the fixture is ready again, for a new match or a result by hand."""
 
         def step(conn: Conn, row: TournamentRow) -> TournamentRow:
             after = _undone(row, fixture)
             conn.execute(
-                "UPDATE tournament_matches SET recorded = NULL"
-                " WHERE tournament_id = ? AND fixture = ?",
+                "DELETE FROM tournament_matches WHERE tournament_id = ? AND fixture = ?",
                 (row.id, fixture),
             )
-            return replace(row, state=after)
+            return replace(
+                row, state=after, links=tuple(k for k in row.links if k.fixture != fixture)
+            )
 
         return self.change(tournament_id, revision, step)
 
