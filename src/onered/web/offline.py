@@ -55,6 +55,9 @@ PAGE_ROUTES: tuple[tuple[str, str], ...] = (
     ("/players/{name}", "player"),
     ("/ratings", "ratings"),
     ("/ratings/{name}", "ratings"),
+    ("/signin", "signin"),
+    ("/account", "account"),
+    ("/register", "register"),
 )
 #: The fixed data the pages start from (their words, the players' grammar, the table): the
 #: same for every game, so kept like the pages' files. No game's data is kept.
