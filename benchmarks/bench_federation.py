@@ -29,7 +29,7 @@ cluster in the same session. Target (issue 23): 4 workers, 200 markers and 500 v
 stroke p99 <= 100 ms, 0 lost or doubled, with a worker killed too.
 
     python benchmarks/bench_federation.py [--workers 4] [--markers 200] [--viewers 500]
-        [--rate 1] [--seconds 20] [--warmup 3] [--compare 1] [--no-kill]
+        [--rate 1] [--seconds 20] [--warmup 10] [--compare 1] [--no-kill] [--sqlite]
 """
 
 from __future__ import annotations

@@ -16,7 +16,8 @@ room's screen: every table in play (``GET /api/room``: the games not over, chang
 
 Nothing polls per stream: a stream waits on the game's :class:`~onered.web.notify.Hub`,
 which a change of this process wakes once for all the game's streams (another process's
-change is found by the hub's one watcher, within ``notify.STORE_TICK``); the streams that
+change is heard by the hub's one PostgreSQL listener, or found by its one watcher within
+``notify.STORE_TICK`` on SQLite); the streams that
 need the same view share one computation of it. An idle stream sends a keep-alive comment
 every :data:`KEEPALIVE` seconds; a client that leaves is noticed by Starlette (it listens
 for the disconnect). A client may hold ``Limits.streams_per_client`` streams open at once
