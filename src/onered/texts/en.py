@@ -827,6 +827,8 @@ WORDS: dict[str, str] = {
     "web.tournament.mark_here": "Mark it here",
     "web.tournament.mark_qr": "or scan this code on the marker's phone:",
     "web.tournament.walkover_to": "Walkover to {name}",
+    "web.tournament.result": "Result…",
+    "web.tournament.result_prompt": "Games won, {a} first: {a} : {b} (e.g. 2:1)",
     "web.tournament.undo": "Undo the result",
     "web.tournament.match_link": "match",
     "web.tournament.qr_table": "QR code: follow table {n}",

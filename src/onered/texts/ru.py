@@ -837,6 +837,8 @@ WORDS: dict[str, str] = {
     "web.tournament.mark_here": "Вести здесь",
     "web.tournament.mark_qr": "или отсканируйте код телефоном маркёра:",
     "web.tournament.walkover_to": "Неявка, победа: {name}",
+    "web.tournament.result": "Результат…",
+    "web.tournament.result_prompt": "Выиграно партий, первым {a}: {a} : {b} (например, 2:1)",
     "web.tournament.undo": "Отменить результат",
     "web.tournament.match_link": "матч",
     "web.tournament.qr_table": "QR-код: следить за столом {n}",

@@ -61,6 +61,19 @@ async function startMatch(f) {
   if (r.ok) $("marker-qr").innerHTML = await r.text();
 }
 
+/** A result from paper: the games each won, "2:1" (the first player's first). */
+export function parseGames(text) {
+  const m = (text || "").match(/^\s*(\d+)\s*[:\-–— ]\s*(\d+)\s*$/);
+  return m ? [Number(m[1]), Number(m[2])] : null;
+}
+
+async function enterResult(f) {
+  const games = parseGames(prompt(t("tournament.result_prompt", { a: f.a.name, b: f.b.name }), ""));
+  if (!games || games[0] === games[1]) return;
+  const winner = games[0] > games[1] ? f.a.id : f.b.id;
+  await change(`/fixtures/${f.key}/result`, { winner, games });
+}
+
 function actions(f) {
   if (!mine()) return [];
   const out = [];
@@ -68,6 +81,7 @@ function actions(f) {
     out.push(el("button", { class: "primary", text: t("tournament.start"), onclick: () => startMatch(f) }));
   }
   if (f.state === "ready" || f.state === "playing") {
+    out.push(el("button", { class: "small", text: t("tournament.result"), onclick: () => enterResult(f) }));
     for (const who of ["a", "b"]) {
       out.push(el("button", {
         class: "small", text: t("tournament.walkover_to", { name: f[who].name }),
