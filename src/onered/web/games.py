@@ -183,17 +183,22 @@ class Games:
             raise ApiError(500, f"game {game_id!r} cannot be replayed: {exc}", "broken") from None
 
     def replay(self, game_id: str) -> tuple[GameRow, Session]:
-        """The game's row and current session (from the cache when it holds the row's
-        revision, or one change behind: :meth:`_caught_up`). The session is shared: read
-        it, change it only through :meth:`change`."""
+        """The game's row and current session: the one kept, when it is at the game's
+        revision or one change behind (caught up: :meth:`_caught_up`), else read whole. The
+        session is shared: read it, change it only through :meth:`change`."""
         with self.lock:
-            row = self.row(game_id)
-            found = self._cached(game_id, row.revision)
-            if found is not None:
-                return row, found
-            caught = self._caught_up(game_id, row)
-            if caught is not None:
-                return caught
+            hit = self._cache.get(game_id)
+            if hit is not None:
+                found = self.store.tail(game_id, len(hit[1]))
+                if found is None:
+                    raise not_found(game_id)
+                row, start, tail = found
+                if row.revision == hit[0]:
+                    self._cache.move_to_end(game_id)
+                    return row, hit[1]
+                caught = self._caught_up(game_id, row, start, tail)
+                if caught is not None:
+                    return row, caught
             snap = self.store.snapshot(game_id)
             if snap is None:
                 raise not_found(game_id)
@@ -202,33 +207,30 @@ class Games:
             self.keep(game_id, row.revision, session)
             return row, session
 
-    def _caught_up(self, game_id: str, row: GameRow) -> tuple[GameRow, Session] | None:
+    def _caught_up(
+        self, game_id: str, row: GameRow, start: int, tail: Sequence[str]
+    ) -> Session | None:
         """The kept session of a game changed once since it was kept (by another process:
-        another worker's marker, say), brought up to ``row``: only the lines from the
-        change's first (``row.changed_from``) are read, undone and judged again, not the
-        whole game; ``None`` when no session is kept one change behind, or the game changed
-        again meanwhile (under :attr:`lock`)."""
+        another worker's marker, say) brought up to ``row``: its lines from ``start`` (the
+        first the change touched) undone, and ``tail`` (the stored lines from there)
+        judged, not the whole game; ``None`` when the session kept is not one change
+        behind (under :attr:`lock`)."""
         hit = self._cache.get(game_id)
-        if hit is None or hit[0] != row.revision - 1:
+        if hit is None or hit[0] != row.revision - 1 or not 1 <= start <= len(hit[1]):
             return None
         session = hit[1]
-        common = max(1, min(row.changed_from, len(session)))
-        snap = self.store.snapshot(game_id, since=common)
-        if snap is None or snap[0].revision != row.revision:
-            return None
-        row, tail = snap
         self._take(game_id)
-        if common < len(session):  # lines replaced: their figures are counted again
+        if start < len(session):  # lines replaced: their figures are counted again
             self._folds.pop(session, None)
         try:
-            while len(session) > common:
+            while len(session) > start:
                 session.undo()
             for text in tail:
                 session.append(loads_object(text))
         except (SessionError, ProtocolError):  # pragma: no cover - stored lines are judged
             return None
         self.keep(game_id, row.revision, session)
-        return row, session
+        return session
 
     def view(self, row: GameRow, game: Session, since: int) -> dict[str, Any]:
         with self.lock:

@@ -610,13 +610,31 @@ class Store:
 
         return write
 
-    def snapshot(self, game_id: str, since: int = 0) -> tuple[GameRow, list[str]] | None:
-        """A game's row and lines read together (one read transaction), or ``None``;
-        ``since``: only the lines from that one on (what a kept session lacks)."""
+    def tail(self, game_id: str, kept: int) -> tuple[GameRow, int, list[str]] | None:
+        """A game's row, and its lines from the first one that a session of ``kept`` lines
+        (kept at an earlier revision) may lack: ``min(kept, changed_from)`` (the first line
+        the game's last change touched), returned with them. One statement, so one round
+        trip, and row and lines as of one instant: what a server holding a game's session
+        pays to read another server's change. ``None``: no such game."""
+        with self.db.read() as conn:
+            rows = conn.execute(
+                "SELECT g.*, l.body AS tail_line FROM games g LEFT JOIN lines l"
+                " ON l.game_id = g.id"
+                " AND l.seq >= CASE WHEN g.changed_from < ? THEN g.changed_from ELSE ? END"
+                " WHERE g.id = ? ORDER BY l.seq",
+                (kept, kept, game_id),
+            ).fetchall()
+        if not rows:
+            return None
+        row = _row(rows[0])
+        lines = [str(r["tail_line"]) for r in rows if r["tail_line"] is not None]
+        return row, min(kept, row.changed_from), lines
+
+    def snapshot(self, game_id: str) -> tuple[GameRow, list[str]] | None:
+        """A game's row and lines read together (one read transaction), or ``None``."""
         with self.db.snapshot() as conn:
             r = conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
             rows = conn.execute(
-                "SELECT body FROM lines WHERE game_id = ? AND seq >= ? ORDER BY seq",
-                (game_id, since),
+                "SELECT body FROM lines WHERE game_id = ? ORDER BY seq", (game_id,)
             ).fetchall()
         return None if r is None else (_row(r), [x[0] for x in rows])
