@@ -8,6 +8,7 @@ that fits them (``fit_unit``) and the start the model then proposes.
 
     python benchmarks/calibrate_handicap.py --pair club:pro --games 40 --start 0
     python benchmarks/calibrate_handicap.py --pair club:pro --games 40 --start 43
+    python benchmarks/calibrate_handicap.py --fit 0:34:248 45:16:48
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from bench_players import game_seed
 from onered.game import Game, PhysicsSimulator
 from onered.game.lag import match_after_lag
 from onered.players import make_player, play_lag
-from onered.ratings.handicap import fit_unit, propose_for
+from onered.ratings.handicap import Trial, fit_starts, fit_unit, propose_for
 from onered.study.intervals import wilson
 
 #: Strokes after which a game is given up (as ``onered.players.match``).
@@ -69,7 +70,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--start", type=int, default=0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--fit", nargs="+", metavar="START:WINS:GAMES")
     args = parser.parse_args(argv)
+    if args.fit:
+        return fit(args.fit, args.target)
     a, b = args.pair.split(":")
     work = [(a, b, args.target, args.start, args.seed, n) for n in range(args.games)]
     wins = [0, 0]
@@ -98,6 +102,23 @@ def main(argv: list[str] | None = None) -> int:
         unit = fit_unit(share, wins[0] / n, args.target)
         out["unit"] = round(unit, 2)
         out["proposed_start"] = propose_for(wins[0] / n, args.target, unit).handicap[0]
+    print(json.dumps(out, indent=2))
+    return 0
+
+
+def fit(specs: list[str], target: int) -> int:
+    """Fit the model to games played with several starts; print the fit and its starts."""
+    trials = [Trial(*(int(x) for x in spec.split(":"))) for spec in specs]
+    expected, unit = fit_starts(trials, target)
+    out = {
+        "trials": [[t.start, t.wins, t.games] for t in trials],
+        "target": target,
+        "expected": round(expected, 4),
+        "unit": round(unit, 1),
+        "proposed_start": {
+            str(t): propose_for(expected, t, unit).handicap[0] for t in (target, 2 * target)
+        },
+    }
     print(json.dumps(out, indent=2))
     return 0
 

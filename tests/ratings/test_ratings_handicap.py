@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 from onered.ratings.glicko2 import Rating, RatingError
 from onered.ratings.handicap import (
     UNIT,
+    Trial,
+    fit_starts,
     fit_unit,
     propose,
     propose_for,
@@ -103,3 +105,17 @@ def test_the_lump_size_is_found_again_from_the_shares_it_makes() -> None:
 def test_bad_input_is_refused_by_name(call: object, name: str) -> None:
     with pytest.raises(RatingError, match=name):
         call()  # type: ignore[operator]
+
+
+@pytest.mark.parametrize(("expected", "unit"), [(0.2, 20.0), (0.35, 8.0), (0.1, 60.0)])
+def test_the_fit_finds_the_chance_and_the_lump_size_again(expected: float, unit: float) -> None:
+    p = share_for(expected, 100, unit)
+    n = 1_000_000
+    trials = [
+        Trial(start, round(n * win_chance(p, 100, (start, 0), unit)), n) for start in (0, 30, 60)
+    ]
+    found_e, found_unit = fit_starts(trials, 100)
+    assert found_e == pytest.approx(expected, abs=0.005)
+    assert found_unit == pytest.approx(unit, rel=0.05)
+    with pytest.raises(RatingError, match="trials"):
+        fit_starts([Trial(100, 1, 2)], 100)

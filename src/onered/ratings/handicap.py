@@ -18,6 +18,7 @@ Pure functions, standard library only.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from onered.ratings.glicko2 import Rating, RatingError, expected_score
@@ -139,6 +140,49 @@ def fit_unit(share: float, wins: float, target: int) -> float:
         else:
             hi = mid
     return target / math.exp((lo + hi) / 2.0)
+
+
+@dataclass(frozen=True, slots=True)
+class Trial:
+    """Games played with one start: the weaker given ``start`` points won ``wins`` of
+    ``games``."""
+
+    start: int
+    wins: int
+    games: int
+
+
+def fit_starts(trials: Sequence[Trial], target: int) -> tuple[float, float]:
+    """The weaker's chance from level ``E`` and the lump size that make ``trials`` (games of
+    one pair with various starts, level ones among them) likeliest: the model's maximum
+    likelihood, on a grid of the weaker's lump share and the lump size, refined twice
+    around the best. Returns ``(E, unit)``."""
+    _check_target(target)
+    if not trials or any(not 0 <= t.wins <= t.games or not 0 <= t.start < target for t in trials):
+        raise RatingError(f"trials: expected wins within games and starts below {target}")
+
+    def loglik(p: float, unit: float) -> float:
+        total = 0.0
+        for t in trials:
+            c = min(1 - 1e-12, max(1e-12, win_chance(p, target, (t.start, 0), unit)))
+            total += t.wins * math.log(c) + (t.games - t.wins) * math.log1p(-c)
+        return total
+
+    p_lo, p_hi, u_lo, u_hi = 0.01, 0.99, math.log(1.0), math.log(float(target) * 4)
+    best = (0.5, math.exp((u_lo + u_hi) / 2))
+    for _ in range(3):
+        grid = [
+            (p_lo + (p_hi - p_lo) * i / 40, math.exp(u_lo + (u_hi - u_lo) * j / 40))
+            for i in range(41)
+            for j in range(41)
+        ]
+        best = max(grid, key=lambda pu: loglik(*pu))
+        dp, du = (p_hi - p_lo) / 10, (u_hi - u_lo) / 10
+        p_lo, p_hi = max(1e-3, best[0] - dp), min(1 - 1e-3, best[0] + dp)
+        lu = math.log(best[1])
+        u_lo, u_hi = lu - du, lu + du
+    p, unit = best
+    return race(p, target / unit, target / unit), unit
 
 
 @dataclass(frozen=True, slots=True)
