@@ -1,10 +1,10 @@
 """A tournament's pages in Debian's chromium (Playwright, headless), in English and Russian:
 made on the list page, players entered, drawn and tables given by the organiser's buttons;
 a match started from its fixture (the marker's QR code shown), marked to its end through the
-API, its result on the bracket; a walkover clicked; the club's screen at a TV's size; the
-score sheets and the bracket printed to PDF (print CSS). Screenshots at a phone's, a
-tablet's and a TV's size go to ``$ONERED_SCREENSHOTS`` (``ONERED_SCREENSHOTS=docs`` remakes
-``docs/web-tournament-*.png``); the PDF beside them."""
+API, its result on the bracket; a walkover clicked; a result typed in from paper; the club's
+screen at a TV's size; the score sheets and the bracket printed to PDF (print CSS).
+Screenshots at a phone's, a tablet's and a TV's size go to ``$ONERED_SCREENSHOTS``
+(``ONERED_SCREENSHOTS=docs`` remakes ``docs/web-tournament-*.png``); the PDF beside them."""
 
 from __future__ import annotations
 
@@ -89,7 +89,7 @@ def test_run_a_tournament_in_the_browser_and_see_it_on_the_screen_and_paper(
         # the top seeds have byes; the first ready fixture's match is started here
         ready = pg.locator('#fixtures tr[data-state="ready"]')
         key = ready.first.get_attribute("data-key")
-        ready.first.locator("button.primary").click()
+        ready.first.locator('button[data-act="start"]').click()
         pg.wait_for_selector("#started:not([hidden]) #marker-qr svg")
         # its marker marks it to the end (on his phone: here through the API)
         view = httpx.get(f"{server.base}/api/tournaments/{tid}").json()
@@ -102,11 +102,16 @@ def test_run_a_tournament_in_the_browser_and_see_it_on_the_screen_and_paper(
         # a walkover clicked on the other ready fixture
         other = pg.locator('#fixtures tr[data-state="ready"]').first
         other_key = other.get_attribute("data-key")
-        other.locator("button.small").first.click()
+        other.locator('button[data-act="walkover-a"]').click()
         pg.wait_for_selector(f'#fixtures tr[data-key="{other_key}"][data-state="done"]')
         assert ("w/o" if lang == "en" else "н/я") in pg.inner_text("#bracket")
         pg.click("#assign")  # the next round's fixtures go to the tables freed
         pg.wait_for_selector('#now tr[data-key^="K-R2"]')
+        # a semi-final played on paper: its result typed in (games won, the first's first)
+        pg.once("dialog", lambda dialog: dialog.accept("0:1"))
+        pg.locator('#fixtures tr[data-key="K-R2-2"] button[data-act="result"]').click()
+        pg.wait_for_selector('#fixtures tr[data-key="K-R2-2"][data-state="done"]')
+        assert "0 : 1" in pg.inner_text('#fixtures tr[data-key="K-R2-2"]')
         shot(pg, f"page-tablet-{lang}", TABLET)
         shot(pg, f"page-phone-{lang}", PHONE)
         # the club's screen

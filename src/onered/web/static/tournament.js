@@ -78,19 +78,19 @@ function actions(f) {
   if (!mine()) return [];
   const out = [];
   if (f.state === "ready") {
-    out.push(el("button", { class: "primary", text: t("tournament.start"), onclick: () => startMatch(f) }));
+    out.push(el("button", { class: "primary", dataset: { act: "start" }, text: t("tournament.start"), onclick: () => startMatch(f) }));
   }
   if (f.state === "ready" || f.state === "playing") {
-    out.push(el("button", { class: "small", text: t("tournament.result"), onclick: () => enterResult(f) }));
+    out.push(el("button", { class: "small", dataset: { act: "result" }, text: t("tournament.result"), onclick: () => enterResult(f) }));
     for (const who of ["a", "b"]) {
       out.push(el("button", {
-        class: "small", text: t("tournament.walkover_to", { name: f[who].name }),
+        class: "small", dataset: { act: `walkover-${who}` }, text: t("tournament.walkover_to", { name: f[who].name }),
         onclick: () => change(`/fixtures/${f.key}/walkover`, { winner: f[who].id }),
       }));
     }
   }
   if (f.state === "done" && !f.bye) {
-    out.push(el("button", { class: "small danger", text: t("tournament.undo"), onclick: () => change(`/fixtures/${f.key}/undo`) }));
+    out.push(el("button", { class: "small danger", dataset: { act: "undo" }, text: t("tournament.undo"), onclick: () => change(`/fixtures/${f.key}/undo`) }));
   }
   return out;
 }
