@@ -16,7 +16,7 @@ from web_support import Api
 DATABASES = ("sqlite", "postgresql")
 
 
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str | None:
+def database_url(request: pytest.FixtureRequest) -> str | None:
     """The PostgreSQL URL of the test's own database, or ``None`` for SQLite (the data
     folder's file), by the fixture's parameter."""
     if request.param == "postgresql":
@@ -28,7 +28,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str | None:
 @pytest.fixture(params=DATABASES)
 def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
     """An empty, migrated database (SQLite in ``tmp_path/data``, or PostgreSQL), closed after."""
-    url = database_url(request, tmp_path)
+    url = database_url(request)
     db = Database(url) if url else Database.in_folder(tmp_path / "data")
     db.migrate()
     yield db
@@ -41,6 +41,6 @@ def api(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Api]:
     PostgreSQL database of its own."""
     from onered.web.app import create_app
 
-    app = create_app(tmp_path / "data", database=database_url(request, tmp_path))
+    app = create_app(tmp_path / "data", database=database_url(request))
     yield Api(app)
     app.state.db.close()

@@ -5,6 +5,7 @@ before the migrations."""
 from __future__ import annotations
 
 import importlib.util
+import socket
 import subprocess
 import sys
 import threading
@@ -235,3 +236,21 @@ def test_a_data_folder_of_the_code_before_the_migrations_opens_with_everything(
         assert again.lines(new_id) == ["x"]
     finally:
         again.close()
+
+
+def test_serve_on_a_database_it_cannot_reach_says_so_without_the_password(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from onered.cli import main
+
+    with socket.socket() as probe:  # a port free now, on loopback
+        probe.bind(("127.0.0.1", 0))
+        port = str(probe.getsockname()[1])
+    url = "postgresql://onered:s3cret@127.0.0.1:1/club"
+    assert main(["serve", "--port", port, "--database", url]) == 2
+    err = capsys.readouterr().err
+    assert "--database" in err
+    assert "cannot connect" in err
+    assert "s3cret" not in err
+    assert main(["serve", "--port", port, "--database", "mysql://x"]) == 2
+    assert "expected a URL postgresql://" in capsys.readouterr().err
