@@ -246,7 +246,8 @@ def served(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
     server = Server(tmp_path / "data", *flags)
     server.start()
     assert server.proc is not None
-    _until(lambda: len(_workers(server.proc.pid)) == 2, "two workers")  # type: ignore[union-attr]
+    proc = server.proc
+    _until(lambda: len(_workers(proc.pid)) == 2, "two workers")
     yield server
     server.stop()
 
@@ -303,7 +304,7 @@ def test_a_worker_killed_leaves_the_game_to_the_other_and_is_replaced(served: Se
 
 
 #: A marker's changes for the catch-up property: taps of several kinds, an undo, a claim.
-CHANGES = (
+CHANGES: tuple[tuple[str, dict[str, Any]], ...] = (
     ("mark", {"parts": ["pot_red"]}),
     ("mark", {"parts": ["no_score"]}),
     ("mark", {"parts": ["cannon", "pot_red"], "crossed_baulk": True}),
@@ -345,3 +346,25 @@ def test_a_worker_one_change_behind_catches_up_without_replaying_the_game(
         assert reads == [game]
 
     check()
+
+
+def test_a_tail_holds_only_what_a_session_one_change_behind_lacks(database: Any) -> None:
+    """``Store.tail``: the row always; lines only when the game is one change past the
+    revision given, and then from the first line the change touched (never the whole game
+    of a session kept up to date)."""
+    from onered.web.store import Mode, Store
+
+    store = Store(database)
+    game, _ = store.create(Mode.MARK, ["m", "a", "b", "c"], {}, {})
+    row, start, lines = store.tail(game, 4, 0)  # type: ignore[misc]
+    assert (row.revision, lines) == (0, [])
+    with store.edit(game) as edit:  # an undo and a new line: from line 3 on
+        edit.pop()
+        edit.push("d")
+    row, start, lines = store.tail(game, 4, 0)  # type: ignore[misc]
+    assert (row.revision, start, lines) == (1, 3, ["d"])
+    assert store.tail(game, 4, 1)[2] == []  # type: ignore[index]  # up to date
+    with store.edit(game) as edit:
+        edit.push("e")
+    assert store.tail(game, 4, 0)[2] == []  # type: ignore[index]  # two behind: read whole
+    assert store.tail("nope", 1, 0) is None

@@ -189,7 +189,7 @@ class Games:
         with self.lock:
             hit = self._cache.get(game_id)
             if hit is not None:
-                found = self.store.tail(game_id, len(hit[1]))
+                found = self.store.tail(game_id, len(hit[1]), hit[0])
                 if found is None:
                     raise not_found(game_id)
                 row, start, tail = found

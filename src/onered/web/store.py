@@ -610,19 +610,20 @@ class Store:
 
         return write
 
-    def tail(self, game_id: str, kept: int) -> tuple[GameRow, int, list[str]] | None:
-        """A game's row, and its lines from the first one that a session of ``kept`` lines
-        (kept at an earlier revision) may lack: ``min(kept, changed_from)`` (the first line
-        the game's last change touched), returned with them. One statement, so one round
-        trip, and row and lines as of one instant: what a server holding a game's session
-        pays to read another server's change. ``None``: no such game."""
+    def tail(self, game_id: str, kept: int, revision: int) -> tuple[GameRow, int, list[str]] | None:
+        """A game's row and, when the game is one change past ``revision`` (a session of
+        ``kept`` lines kept at that revision lacks that change), its lines from the first
+        the session may lack: ``min(kept, changed_from)`` (the first line the change
+        touched), returned with them; at any other revision no lines. One statement, so one
+        round trip, and row and lines as of one instant: what a server holding a game's
+        session pays to read another server's change. ``None``: no such game."""
         with self.db.read() as conn:
             rows = conn.execute(
                 "SELECT g.*, l.body AS tail_line FROM games g LEFT JOIN lines l"
-                " ON l.game_id = g.id"
+                " ON l.game_id = g.id AND g.revision = ?"
                 " AND l.seq >= CASE WHEN g.changed_from < ? THEN g.changed_from ELSE ? END"
                 " WHERE g.id = ? ORDER BY l.seq",
-                (kept, kept, game_id),
+                (revision + 1, kept, kept, game_id),
             ).fetchall()
         if not rows:
             return None
