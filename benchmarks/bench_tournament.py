@@ -103,6 +103,7 @@ class Run:
     def __init__(self, client: httpx.AsyncClient, rng: random.Random, side_by_side: int) -> None:
         self.client = client
         self.rng = rng
+        self.seed = rng.random()
         #: Matches played at once (the tables' taps interleave, as in a club).
         self.side_by_side = side_by_side
         self.gate = asyncio.Semaphore(side_by_side)
@@ -125,15 +126,16 @@ class Run:
             raise RuntimeError(f"GET {path}: {r.status_code} {r.text[:300]}")
         return r.json()
 
-    def tap(self) -> list[str]:
+    @staticmethod
+    def tap(rng: random.Random) -> list[str]:
         taps = [list(t) for t, _ in TAPS]
-        return self.rng.choices(taps, weights=[w for _, w in TAPS])[0]
+        return rng.choices(taps, weights=[w for _, w in TAPS])[0]
 
-    async def game(self, game: str, token: str) -> None:
+    async def game(self, game: str, token: str, rng: random.Random) -> None:
         """Mark a game to its end, tap by tap, each with the lines seen (``after``)."""
         lines: int | None = None  # the first tap: the game as it is (its match line)
         while True:
-            parts = self.tap()
+            parts = self.tap(rng)
             self.requests += 1
             r = await self.client.post(
                 f"/api/games/{game}/mark",
@@ -158,11 +160,13 @@ class Run:
             await self._match(tid, token, key)
 
     async def _match(self, tid: str, token: str, key: str) -> None:
+        # the match's own draw of taps: the same run whatever order the tables' taps interleave
+        rng = random.Random(f"{self.seed}:{key}")
         made = await self.post(f"/api/tournaments/{tid}/fixtures/{key}/match", {}, token)
         match_id, match_token = made["id"], made["token"]
         game, game_token = made["game"]["id"], made["game"]["token"]
         while True:
-            await self.game(game, game_token)
+            await self.game(game, game_token, rng)
             m = await self.get(f"/api/matches/{match_id}")
             if m["over"]:
                 return
