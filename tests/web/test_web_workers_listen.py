@@ -7,7 +7,9 @@ tested here; nothing waits for a clock but the hang guard."""
 
 from __future__ import annotations
 
+import logging
 import time
+import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -160,3 +162,25 @@ def test_a_game_on_the_sqlite_store_is_watched_not_listened(tmp_path: Path) -> N
 def test_a_payload_names_its_game_and_revision(game: str, revision: int | None) -> None:
     payload = game if revision is None else f"{game} {revision}"
     assert parse(payload) == (game, revision)
+
+
+def test_a_role_that_cannot_install_the_trigger_still_listens(
+    games: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Without the right to create the trigger the listener says so once and listens;
+    once the database's owner installs it, changes are heard."""
+    role = f"r_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(games, autocommit=True) as admin:
+        admin.execute(f'CREATE ROLE "{role}" LOGIN')
+        admin.execute(f'GRANT SELECT ON games TO "{role}"')
+    url = games.replace("postgresql://postgres@", f"postgresql://{role}@")
+    hub = Hub(Revisions(url), listen_url=url)  # type: ignore[arg-type]  # reads revisions only
+    with caplog.at_level(logging.WARNING, logger="onered.web.notify"):
+        with hub.following("a", 0) as follow:
+            _until(lambda: hub.connections == 1)
+            assert "not allowed to install the trigger" in caplog.text
+            with psycopg.connect(games, autocommit=True) as owner:
+                install_trigger(owner)
+            _bump(games, "a")
+            _until(lambda: follow.revision == 1)
+        hub.close()

@@ -321,6 +321,7 @@ class Listener:
     def __init__(self, hub: Hub, url: str) -> None:
         self.hub = hub
         self.url = url
+        self.warned = False  # that the trigger could not be installed
 
     def run(self) -> None:
         """Listen until no game is followed or the hub closes."""
@@ -348,7 +349,17 @@ class Listener:
         import psycopg
 
         with psycopg.connect(self.url, autocommit=True, application_name="onered-live") as conn:
-            install_trigger(conn)
+            try:
+                install_trigger(conn)
+            except psycopg.errors.InsufficientPrivilege:  # the database's owner must, once
+                if not self.warned:
+                    self.warned = True
+                    _log.warning(
+                        "live streams: not allowed to install the trigger %s on games; until"
+                        " its owner does (onered.web.notify.TRIGGER_SQL), other processes'"
+                        " changes reach this one's streams only when they reconnect",
+                        TRIGGER,
+                    )
             conn.execute(f"LISTEN {CHANNEL}")
             self.hub.connections += 1
             if not self.hub.resync():  # what changed before we listened
