@@ -132,6 +132,21 @@ def test_a_write_whose_statement_fails_loses_only_itself(database: Database) -> 
     assert [o for k, o in enumerate(outcomes) if k != 4] == [0] * 5
 
 
+def test_a_write_alone_that_fails_gets_its_own_error_and_leaves_nothing(
+    database: Database,
+) -> None:
+    """A group of one write runs without a savepoint: its own error undoes it all, and it
+    gets that error, not the group's."""
+    db = Db(database)
+    with pytest.raises(ValueError, match="write 1/0 refused"):
+        db.commits.run(insert(1, 0, fail=True))
+    db.commits.run(insert(2, 0))
+    with pytest.raises(ConstraintError):  # a statement's own error, the second time
+        db.commits.run(insert(2, 0))
+    assert db.commits.run(insert(3, 0)) == 0
+    assert db.items() == {(2, 0), (3, 0)}
+
+
 def test_a_group_that_cannot_be_committed_fails_every_write_of_it(database: Database) -> None:
     db = Db(database)
 

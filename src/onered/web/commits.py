@@ -7,7 +7,7 @@ write (a function of the connection) to :meth:`GroupCommit.run` and waits; the f
 writer to find no group being committed leads: it takes every write queued so far, runs
 them in one write transaction (:meth:`onered.web.db.Database.write`: SQLite's ``BEGIN
 IMMEDIATE``, or a transaction on one PostgreSQL connection), each inside its own
-``SAVEPOINT``, and commits once. Writes that come while it does so form the next group,
+``SAVEPOINT`` (a write alone needs none), and commits once. Writes that come while it does so form the next group,
 led by one of their writers. So under load one fsync serves many changes, and alone a
 change is committed at once (no timer, no waiting for company).
 
@@ -153,8 +153,13 @@ class GroupCommit:
                         done.settled(done.error)
 
     def _commit(self, batch: list[_Write[object]]) -> None:
-        """One transaction for ``batch``: each write in a savepoint, one commit. If it cannot
-        be committed (or anything but a write fails), no write of it is kept."""
+        """One transaction for ``batch``: each write in a savepoint, one commit (a write
+        alone needs no savepoint: its error rolls the transaction back, two round trips
+        fewer on PostgreSQL). If it cannot be committed (or anything but a write fails), no
+        write of it is kept."""
+        if len(batch) == 1:
+            self._commit_one(batch[0])
+            return
         try:
             with self._db.write() as conn:
                 for write in sorted(batch, key=lambda w: w.key):
@@ -175,3 +180,28 @@ class GroupCommit:
             return
         self.groups += 1
         self.writes += len(batch)
+
+    def _commit_one(self, write: _Write[object]) -> None:
+        """:meth:`_commit` of a group of one write: its transaction rolled back on its own
+        error (which it gets as it raised it), failed as a group's on anything else."""
+        try:
+            with self._db.write() as conn:
+                try:
+                    write.result = write.work(conn)
+                except Exception as exc:  # the write's own error: rolled back, for its writer
+                    write.error = exc
+                    raise _OwnError from exc
+        except _OwnError:
+            write.result = None
+        except BaseException as exc:
+            write.result = None
+            write.error = write.error or self._failed(exc)
+            if not isinstance(exc, Exception):
+                raise  # KeyboardInterrupt, SystemExit: the writer has its error
+            return
+        self.groups += 1  # counted as a group's: committed, or its one write refused
+        self.writes += 1
+
+
+class _OwnError(Exception):
+    """A lone write raised: its transaction is rolled back and its writer gets its error."""
