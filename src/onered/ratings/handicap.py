@@ -23,10 +23,10 @@ from dataclasses import dataclass
 
 from onered.ratings.glicko2 import Rating, RatingError, expected_score
 
-#: The lump of points of the model, in points: fitted to ``club`` against ``pro`` at 100
-#: (248 games: the club won 13.7 % with a third of the points; 95 % range 14-27 points),
-#: ``docs/ratings.md``, "Handicap".
-UNIT = 18.0
+#: The lump of points of the model, in points: the maximum-likelihood fit to ``club``
+#: against ``pro`` at 100, level and with starts of 45 and 65 (344 games; the likelihood
+#: allows 19 points and up), ``docs/ratings.md``, "Handicap".
+UNIT = 42.0
 #: Bisection steps of the solvers (each halves the interval: 200 is far past float
 #: precision for the ranges used).
 _STEPS = 200
