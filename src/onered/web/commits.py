@@ -8,8 +8,8 @@ writer to find no group being committed leads: it takes every write queued so fa
 them in one write transaction (:meth:`onered.web.db.Database.write`: SQLite's ``BEGIN
 IMMEDIATE``, or a transaction on one PostgreSQL connection), each inside its own
 ``SAVEPOINT`` (a write alone needs none), and commits once. Writes that come while it does
-so form the next group, led by one of their writers. So under load one fsync serves many changes, and alone a
-change is committed at once (no timer, no waiting for company).
+so form the next group, led by one of their writers. So under load one fsync serves many
+changes, and alone a change is committed at once (no timer, no waiting for company).
 
 Each writer is answered only after the ``COMMIT`` holding its write returned: what
 :meth:`~GroupCommit.run` returned is on disk, exactly as with a commit of its own. A write
