@@ -27,7 +27,13 @@ from onered.web.store import ConflictError
 #: Modules that do something when imported (the ``python -m onered`` entry).
 _NOT_IMPORTED = {"onered.__main__"}
 #: Exceptions that are signals, not errors (like ``KeyboardInterrupt``): never shown as one.
-_SIGNALS = {"onered.cli.human.Quit"}
+#: Internal signals are the same: a group commit's lone write that raised (its writer gets the
+#: write's own error) and a tournament's lost race (retried, never shown).
+_SIGNALS = {
+    "onered.cli.human.Quit",
+    "onered.web.commits._OwnError",
+    "onered.web.tournaments._LostRaceError",
+}
 
 
 def _exception_classes() -> list[type[BaseException]]:

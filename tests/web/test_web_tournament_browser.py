@@ -4,7 +4,8 @@ a match started from its fixture (the marker's QR code shown), marked to its end
 API, its result on the bracket; a walkover clicked; a result typed in from paper; the club's
 screen at a TV's size; the score sheets and the bracket printed to PDF (print CSS).
 Screenshots at a phone's, a tablet's and a TV's size go to ``$ONERED_SCREENSHOTS``
-(``ONERED_SCREENSHOTS=docs`` remakes ``docs/web-tournament-*.png``); the PDF beside them."""
+(``ONERED_SCREENSHOTS=docs`` remakes the ``web-tournament-*.png`` pictures in docs); the
+PDF beside them."""
 
 from __future__ import annotations
 

@@ -557,7 +557,11 @@ for _path, _name in (
     router.add_api_route(_path, _page(_name), methods=["GET"], include_in_schema=False)
 
 
-@router.get("/tournaments/{tournament_id}/tables/{table}", include_in_schema=False)
+@router.get(
+    "/tournaments/{tournament_id}/tables/{table}",
+    include_in_schema=False,
+    response_class=RedirectResponse,
+)
 def follow_table(request: Request, tournament_id: str, table: int) -> RedirectResponse:
     """A table's QR code: the game being played on ``table`` now (its watch page), else
     the tournament's page."""

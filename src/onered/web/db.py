@@ -87,6 +87,8 @@ class DatabaseError(OneredError, RuntimeError):
 class ConstraintError(DatabaseError):
     """A statement broke a unique, foreign-key or check constraint (both databases)."""
 
+    default_code = "constraint"
+
 
 class Cursor(Protocol):
     """What :meth:`Conn.execute` returns (a DB-API cursor: also iterable over its rows)."""

@@ -47,6 +47,7 @@ import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from onered.errors import OneredError
 from onered.web.limits import Limits
 
 #: Sent to a client whose request head did not come in time (then the connection is closed).
@@ -225,8 +226,10 @@ STOP_MARGIN = 5.0
 _PR_SET_PDEATHSIG = 1
 
 
-class WorkerError(RuntimeError):
+class WorkerError(OneredError, RuntimeError):
     """``onered serve --workers`` cannot run (no ``fork`` on this system, say)."""
+
+    default_code = "workers"
 
 
 @dataclass(frozen=True)

@@ -56,8 +56,9 @@ class Mode(Enum):
     IMPORT = "import"
 
 
-class StoreError(DatabaseError):
-    """The database cannot be opened, is not onered's, or a change was not stored."""
+#: The database cannot be opened, is not onered's, or a change was not stored: the
+#: database's own error (one family, code ``store``), under the name the web layer knew.
+StoreError = DatabaseError
 
 
 class ConflictError(OneredError):
