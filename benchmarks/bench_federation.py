@@ -53,6 +53,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench_server import cpu_seconds, free_port, healthy
+from web_writes import Connection
 
 from onered.game.marking import Part
 from onered.game.session import HUMAN, Session
@@ -303,44 +304,6 @@ def busy_cpu() -> tuple[float, float]:
 
 
 # --- the clients ---------------------------------------------------------------------------
-
-
-class Connection:
-    """One keep-alive HTTP/1.1 connection: a request, its status and body."""
-
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.reader = reader
-        self.writer = writer
-
-    @classmethod
-    async def open(cls, port: int) -> Connection:
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        return cls(reader, writer)
-
-    async def post(self, path: str, body: bytes, headers: dict[str, str]) -> tuple[int, bytes]:
-        head = "".join(f"{k}: {v}\r\n" for k, v in headers.items())
-        self.writer.write(
-            f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-            f"Content-Length: {len(body)}\r\n{head}\r\n".encode()
-            + body
-        )
-        await self.writer.drain()
-        status_line = await self.reader.readline()
-        if not status_line:
-            raise ConnectionError("closed")
-        status = int(status_line.split()[1])
-        length = 0
-        while True:
-            line = await self.reader.readline()
-            if line in (b"\r\n", b""):
-                break
-            name, _, value = line.partition(b":")
-            if name.strip().lower() == b"content-length":
-                length = int(value)
-        return status, await self.reader.readexactly(length)
-
-    def close(self) -> None:
-        self.writer.close()
 
 
 #: What a lost answer looks like to the client.

@@ -104,7 +104,8 @@ def make_games(data: Path, n: int, database: str | None = None) -> list[Marker]:
 
 
 class Connection:
-    """One keep-alive HTTP/1.1 connection: a request, its status and JSON body."""
+    """One keep-alive HTTP/1.1 connection: a request, its status and JSON body (also the
+    federation benchmark's client)."""
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.reader = reader
@@ -124,6 +125,8 @@ class Connection:
         )
         await self.writer.drain()
         status_line = await self.reader.readline()
+        if not status_line:  # the server closed the connection (a worker killed, say)
+            raise ConnectionError("closed")
         status = int(status_line.split()[1])
         length = 0
         while True:
