@@ -64,6 +64,52 @@ def test_rows_are_read_by_index_and_by_name(database: Database) -> None:
     assert list(row.keys()) == ["id", "created"]
 
 
+def test_threads_writing_and_reading_at_once_each_see_their_own_committed_rows(
+    database: Database,
+) -> None:
+    """Many threads on one database (SQLite's one connection, taken in turn; PostgreSQL's
+    pool): every write is kept, and each thread reads its row back after its write."""
+    seen: list[bool] = []
+
+    def work(t: int) -> None:
+        for n in range(25):
+            key = f"t{t}-{n}"
+            with database.write() as conn:
+                conn.execute(
+                    "INSERT INTO matches (id, token_hash, created, series)"
+                    " VALUES (?, 'h', 1, '{}')",
+                    (key,),
+                )
+            with database.read() as conn:
+                seen.append(
+                    conn.execute("SELECT id FROM matches WHERE id = ?", (key,)).fetchone()
+                    is not None
+                )
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert seen == [True] * 200
+    with database.read() as conn:
+        assert conn.execute("SELECT COUNT(*) FROM matches").fetchone()[0] == 200
+
+
+def test_a_database_closed_still_reads_what_it_kept(tmp_path: Path) -> None:
+    """A closed SQLite database opens a connection of its own for a late reader (a test
+    reading what a stopped app kept) instead of failing."""
+    db = Database.in_folder(tmp_path)
+    db.migrate()
+    with db.write() as conn:
+        conn.execute(
+            "INSERT INTO matches (id, token_hash, created, series) VALUES ('x', 'h', 1, '{}')"
+        )
+    db.close()
+    with db.read() as conn:
+        assert conn.execute("SELECT id FROM matches").fetchone()[0] == "x"
+
+
 def test_a_write_is_one_transaction(database: Database) -> None:
     def change_then_fail() -> None:
         with database.write() as conn:
