@@ -462,23 +462,31 @@ def test_a_refused_queued_stroke_is_shown_in_the_pages_language_until_discarded(
 ) -> None:
     game, token = new_mark(server)
     tab = Tab(browser, server.base, locale="ru-RU", routed=True)
-    pg = tab.open(f"/mark/{game}#token={token}")
+    pg = tab.page
     refusal = {
         "error": "impossible now: The yellow is not on the table",
         "code": "impossible",
         "params": {"reason": "not_on_table", "ball": "yellow"},
     }
+    # The server "refuses" the taps by a switch: one route for the whole test, set before the
+    # page opens (as in the test above: interception is never turned on or off while the
+    # page may be sending).
+    refusing = [True]
     pg.route(
         "**/api/games/*/mark",
-        lambda route: route.fulfill(
-            status=422, content_type="application/json", body=json.dumps(refusal)
+        lambda route: (
+            route.fulfill(status=422, content_type="application/json", body=json.dumps(refusal))
+            if refusing[0]
+            else route.continue_()
         ),
     )
+    tab.open(f"/mark/{game}#token={token}")
     pg.keyboard.press("n")
+    wait_queued(tab, 1)  # the tap is taken (else the key was not: a different failure)
     pg.wait_for_selector('#outbox li[data-state="rejected"]')
     assert "Такого удара быть не может: Жёлтый не на столе" in tab.text("#outbox li .detail")
     assert tab.version() == 1
-    pg.unroute("**/api/games/*/mark")
+    refusing[0] = False
     pg.click('#outbox [data-act="discard"]')
     pg.wait_for_selector("#outbox", state="hidden")
     assert len(lines(server, game)) == 1  # nothing was entered
