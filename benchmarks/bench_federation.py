@@ -48,19 +48,15 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench_server import cpu_seconds, free_port, healthy
-from web_writes import Connection
+from web_writes import Connection, new_games, open_store
 
 from onered.game.marking import Part
-from onered.game.session import HUMAN, Session
-from onered.rules import Match
-from onered.web.db import Database
-from onered.web.store import Mode, Store
-from onered.web.view import summary_json
+from onered.web.store import Store
 
 PLAYERS = ("Ivanov", "Petrov")
 #: Taps that are legal in every position they come to in this order (no foul options).
@@ -178,45 +174,28 @@ class Marker:
     sent: dict[int, float] = field(default_factory=dict)
 
 
-def _store(url: str) -> tuple[Store, Callable[[], None]]:
-    """The store of a PostgreSQL ``url`` (migrated) or of a data folder, and its closing."""
-    if not url.startswith("postgresql://"):
-        folder = Store(Path(url))
-        return folder, folder.close
-    db = Database(url)
-    db.migrate()
-    return Store(db), db.close
+def _open(url: str) -> Store:
+    """The store of a PostgreSQL ``url`` (migrated) or of a data folder."""
+    return open_store(Path(url), url if url.startswith("postgresql://") else None)
 
 
 def make_games(url: str, n: int) -> list[Marker]:
     """``n`` marked games to 100,000 points in the database at ``url`` (a PostgreSQL URL,
     migrated first, or a data folder)."""
-    store, close = _store(url)
+    store = _open(url)
     try:
-        out = []
-        for _ in range(n):
-            session = Session.new(
-                Match(target=100_000, players=PLAYERS), entrants=dict.fromkeys(PLAYERS, HUMAN)
-            )
-            game_id, token = store.create(
-                Mode.MARK,
-                session.texts(),
-                {"entrants": dict.fromkeys(PLAYERS, HUMAN)},
-                summary_json(session),
-            )
-            out.append(Marker(game_id, token, len(session), len(session)))
-        return out
+        return [Marker(g, token, lines, lines) for g, token, lines in new_games(store, n)]
     finally:
-        close()
+        store.db.close()
 
 
 def stored_lines(url: str, markers: list[Marker]) -> dict[str, int]:
     """Each game's number of stored lines."""
-    store, close = _store(url)
+    store = _open(url)
     try:
         return {m.game_id: len(store.lines(m.game_id)) for m in markers}
     finally:
-        close()
+        store.db.close()
 
 
 def start_server(

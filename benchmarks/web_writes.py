@@ -82,23 +82,29 @@ def open_store(data: Path, database: str | None) -> Store:
     return Store(db)
 
 
+def new_games(store: Store, n: int) -> list[tuple[str, str, int]]:
+    """``n`` marked games to 100,000 points made in ``store``: each one's id, secret and
+    number of lines (also the federation benchmark's)."""
+    out = []
+    for _ in range(n):
+        session = Session.new(
+            Match(target=100_000, players=PLAYERS), entrants=dict.fromkeys(PLAYERS, HUMAN)
+        )
+        game_id, token = store.create(
+            Mode.MARK,
+            session.texts(),
+            {"entrants": dict.fromkeys(PLAYERS, HUMAN)},
+            summary_json(session),
+        )
+        out.append((game_id, token, len(session)))
+    return out
+
+
 def make_games(data: Path, n: int, database: str | None = None) -> list[Marker]:
     """``n`` marked games to 100,000 points, stored in ``data`` (or ``database``)."""
     store = open_store(data, database)
     try:
-        out = []
-        for _ in range(n):
-            session = Session.new(
-                Match(target=100_000, players=PLAYERS), entrants=dict.fromkeys(PLAYERS, HUMAN)
-            )
-            game_id, token = store.create(
-                Mode.MARK,
-                session.texts(),
-                {"entrants": dict.fromkeys(PLAYERS, HUMAN)},
-                summary_json(session),
-            )
-            out.append(Marker(game_id, token, len(session)))
-        return out
+        return [Marker(game_id, token, lines) for game_id, token, lines in new_games(store, n)]
     finally:
         store.db.close()
 
